@@ -1,0 +1,264 @@
+import json
+
+import pytest
+
+from tests.builders import start, t, turn
+from tests.conftest import SAMPLE_LOG, needs_shared_logs, shared_tenhou6_logs
+from tracker import events as ev
+from tracker.logs import load_log, read_log_text
+from tracker.table import layout
+from tracker.table.state import StateError, TableState
+
+# at most two of any kind over the four hands, so draws and calls stay within four per kind
+HANDS = ["123456789m1234p", "123456789s5678p", "123456789m5678p", "1122334455667z"]
+NO_HONOURS = "123456789s1234p"
+
+
+def hands_with(**replaced: str) -> list[str]:
+    """HANDS with some seats' hands replaced: ``hands_with(s2="44m...")``."""
+    out = list(HANDS)
+    for key, hand in replaced.items():
+        out[int(key[1])] = hand
+    return out
+
+
+def spread(i: int) -> str:
+    """A different kind for each of 34 draws in a row."""
+    from tracker.tiles import KINDS34
+
+    return KINDS34[(i * 7) % 34]
+
+
+def play(events, rules=layout.MLEAGUE, check=True) -> TableState:
+    state = TableState(rules)
+    for e in events:
+        state.update(e)
+        if check:
+            state.validate()
+    return state
+
+
+def replay_validating(events) -> int:
+    state = TableState()
+    for e in events:
+        state.update(e)
+        state.validate()
+    return len(events)
+
+
+@needs_shared_logs
+@pytest.mark.parametrize("path", shared_tenhou6_logs(), ids=lambda p: p.stem)
+def test_real_logs_validate_after_every_event(path):
+    assert replay_validating(load_log(path)) > 3
+
+
+def test_jansou_games_validate_after_every_event(jansou_games):
+    total = sum(replay_validating(read_log_text(json.dumps(g), "jansou")) for g in jansou_games)
+    assert total > 10000
+
+
+def test_sample_log_validates():
+    assert replay_validating(load_log(SAMPLE_LOG)) > 500
+
+
+def test_river_rows_of_six_left_to_right():
+    events = start(HANDS)
+    for i in range(32):
+        events += turn(i % 4, spread(i))
+    state = play(events)
+    positions = [(s.row, s.col) for s in state.seats[0].river]
+    assert positions == [(0, 0), (0, 1), (0, 2), (0, 3), (0, 4), (0, 5), (1, 0), (1, 1)]
+    assert all(not s.sideways and not s.called_away for s in state.seats[0].river)
+    assert state.live_wall == 70 - 32
+
+
+def test_tsumogiri_and_tedashi_are_recorded():
+    state = play(start(HANDS) + turn(0, "9s") + turn(1, "C", "1s"))
+    assert state.seats[0].river[0].tsumogiri is True
+    assert state.seats[1].river[0].tsumogiri is False
+    assert state.seats[1].hand_count == 13 and "C" in state.seats[1].hand
+
+
+def test_hand_counts_and_walls_after_draws():
+    state = play(start(HANDS) + turn(0, "9s") + [ev.Tsumo(actor=1, pai="C")])
+    assert [s.hand_count for s in state.seats] == [13, 14, 13, 13]
+    assert state.live_wall == 68 and state.dead_wall == 14 and state.wall_tiles == 82
+
+
+@pytest.mark.parametrize(
+    "caller, kind, sideways",
+    [
+        (1, "chi", 0),  # always from kamicha, laid at the left
+        (1, "pon", 0),  # from kamicha: left
+        (2, "pon", 1),  # from toimen: middle
+        (3, "pon", 2),  # from shimocha: right
+    ],
+)
+def test_called_meld_layout(caller, kind, sideways):
+    caller_hand = {
+        (1, "chi"): "45m123456789s56p",
+        (1, "pon"): "44m123456789s56p",
+        (2, "pon"): "44m12356789m567p",
+        (3, "pon"): "44m11223344556z",
+    }[(caller, kind)]
+    pai = "3m" if kind == "chi" else "4m"
+    consumed = ["5m", "4m"] if kind == "chi" else ["4m", "4m"]
+    events = start(hands_with(**{f"s{caller}": caller_hand})) + turn(0, "C", pai)
+    call = (ev.Chi if kind == "chi" else ev.Pon)(actor=caller, target=0, pai=pai, consumed=consumed)
+    state = play(events + [call])
+    meld = state.seats[caller].melds[0]
+    assert meld.type == kind and meld.source == 0 and meld.called == pai
+    assert meld.sideways == sideways and meld.tiles[sideways] == pai
+    if kind == "chi":
+        assert meld.tiles == ["3m", "4m", "5m"]
+    assert state.seats[0].river[0].called_away
+    assert state.seats[caller].hand_count == 11
+    assert state.actor == caller
+
+
+@pytest.mark.parametrize("caller, sideways", [(1, 0), (2, 1), (3, 3)])
+def test_daiminkan_layout_and_replacement_draw(caller, sideways):
+    caller_hand = {1: "999p123456789s5p", 2: "999p123456789m5p", 3: "999p1122334455z"}[caller]
+    events = start(hands_with(**{f"s{caller}": caller_hand})) + turn(0, "9p")
+    events += [
+        ev.Daiminkan(actor=caller, target=0, pai="9p", consumed=["9p", "9p", "9p"]),
+        ev.Tsumo(actor=caller, pai="C"),
+        ev.Dahai(actor=caller, pai="C", tsumogiri=True),
+        ev.Dora(dora_marker="2m"),
+    ]
+    state = play(events)
+    meld = state.seats[caller].melds[0]
+    assert meld.type == "daiminkan" and meld.sideways == sideways and len(meld.tiles) == 4
+    assert state.dora_indicators == ["9s", "2m"]
+    assert state.dead_wall == 13 and state.kans == 1
+    assert state.live_wall == 70 - 1 - 1  # one normal draw, and the haitei moves one tile earlier
+
+
+def test_kakan_lays_the_added_tile_on_the_sideways_one():
+    hands = hands_with(s2="11z123456789s56p", s3=NO_HONOURS)
+    events = start(hands) + turn(0, "E")
+    events += [
+        ev.Pon(actor=2, target=0, pai="E", consumed=["E", "E"]),
+        ev.Dahai(actor=2, pai="5p", tsumogiri=False),
+    ]
+    events += turn(3, "1m") + turn(0, "2m") + turn(1, "3m")
+    events += [
+        ev.Tsumo(actor=2, pai="E"),
+        ev.Kakan(actor=2, pai="E", consumed=["E", "E", "E"]),
+        ev.Tsumo(actor=2, pai="4m"),
+        ev.Dahai(actor=2, pai="4m", tsumogiri=True),
+        ev.Dora(dora_marker="1p"),
+    ]
+    state = play(events)
+    meld = state.seats[2].melds[0]
+    assert meld.type == "kakan" and meld.added == "E" and meld.sideways == 1  # pon from toimen
+    assert state.seats[2].hand_count == 10
+
+
+@pytest.mark.parametrize("rules, down", [(layout.MLEAGUE, (1, 2)), (layout.MCR, (0, 3))])
+def test_ankan_face_down_positions(rules, down):
+    hands = hands_with(s0="9999p2345678m12s")
+    events = start(hands) + [
+        ev.Tsumo(actor=0, pai="C"),
+        ev.Ankan(actor=0, consumed=t("9999p")),
+        ev.Dora(dora_marker="3p"),
+        ev.Tsumo(actor=0, pai="P"),
+        ev.Dahai(actor=0, pai="P", tsumogiri=True),
+    ]
+    state = play(events, rules)
+    meld = state.seats[0].melds[0]
+    assert meld.type == "ankan" and meld.face_down == down and meld.sideways is None
+    assert state.seats[0].hand_count == 10
+
+
+def test_called_riichi_tile_makes_the_next_discard_sideways():
+    hands = hands_with(s1="33m123456789s56p")
+    events = start(hands) + [
+        ev.Tsumo(actor=0, pai="C"),
+        ev.Reach(actor=0),
+        ev.Dahai(actor=0, pai="3m", tsumogiri=False),
+        ev.ReachAccepted(actor=0),
+        ev.Pon(actor=1, target=0, pai="3m", consumed=["3m", "3m"]),
+        ev.Dahai(actor=1, pai="5p", tsumogiri=False),
+    ]
+    events += turn(2, "4s") + turn(3, "F") + turn(0, "P")
+    state = play(events)
+    river = state.seats[0].river
+    assert river[0].sideways and river[0].called_away
+    assert river[1].sideways and not river[1].called_away and (river[1].row, river[1].col) == (0, 0)
+    assert state.seats[0].riichi and state.kyotaku == 1 and state.scores[0] == 24000
+    state = play(events + turn(1, "9p") + turn(2, "8p") + turn(3, "7p") + turn(0, "6s"))
+    assert [s.sideways for s in state.seats[0].river] == [True, True, False]
+
+
+def test_riichi_tile_upright_when_not_called():
+    events = start(HANDS) + [
+        ev.Tsumo(actor=0, pai="C"),
+        ev.Reach(actor=0),
+        ev.Dahai(actor=0, pai="C", tsumogiri=True),
+        ev.ReachAccepted(actor=0),
+    ]
+    events += turn(1, "9s") + turn(2, "8s") + turn(3, "7s") + turn(0, "P")
+    state = play(events)
+    assert [s.sideways for s in state.seats[0].river] == [True, False]
+
+
+@pytest.mark.parametrize(
+    "bad, message",
+    [
+        (ev.Kakan(actor=1, pai="E", consumed=["E", "E", "E"]), "pon it does not have"),
+        (ev.Pon(actor=2, target=3, pai="9s", consumed=["9s", "9s"]), "no callable discard"),
+        (ev.Chi(actor=2, target=0, pai="9s", consumed=["7m", "8m"]), "chi must be called from kamicha"),
+        (ev.Dahai(actor=2, pai="C", tsumogiri=False), "has no C in hand"),
+        (ev.Dora(dora_marker="1m"), "without a kan"),
+    ],
+)
+def test_impossible_events_raise(bad, message):
+    state = play(start(HANDS) + turn(0, "9s"))
+    with pytest.raises(StateError, match=message):
+        state.update(bad)
+
+
+def test_validate_catches_a_tampered_state():
+    state = play(start(HANDS) + turn(0, "9s") + turn(1, "8s"))
+    state.seats[1].river[0].sideways = True
+    with pytest.raises(StateError, match="seat 1 river"):
+        state.validate()
+    state = play(start(HANDS) + turn(0, "9s"))
+    state.seats[2].hand.append("1m")
+    with pytest.raises(StateError, match="hand_count"):
+        state.validate()
+
+
+def test_validate_catches_a_fifth_tile():
+    hands = hands_with(s0="1111m2345678p99p")
+    events = start(hands) + turn(0, "1m")
+    with pytest.raises(StateError, match="more than four of 1m"):
+        play(events)
+
+
+def test_a_deal_of_twelve_is_refused():
+    events = start(hands_with(s1="123456789s567p"))
+    with pytest.raises(StateError, match="seat 1 is dealt 12 tiles"):
+        play(events)
+
+
+def test_unknown_tiles_fold_into_counts():
+    events = [
+        ev.StartGame(),
+        ev.StartKyoku(
+            bakaze="E",
+            dora_marker="1p",
+            kyoku=1,
+            honba=0,
+            kyotaku=0,
+            oya=0,
+            scores=[25000] * 4,
+            tehais=[["?"] * 13] * 4,
+        ),
+        ev.Tsumo(actor=0, pai="?"),
+        ev.Dahai(actor=0, pai="5mr", tsumogiri=False),
+        ev.Pon(actor=2, target=0, pai="5mr", consumed=["5m", "5m"]),
+    ]
+    state = play(events)
+    assert state.seats[2].hand_count == 11 and state.seats[2].melds[0].sideways == 1

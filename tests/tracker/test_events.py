@@ -1,0 +1,73 @@
+import pytest
+
+from tracker import events as ev
+
+
+def test_every_mjai_type_parses_and_serialises_back():
+    samples = [
+        {"type": "start_game", "names": ["a", "b", "c", "d"]},
+        {
+            "type": "start_kyoku",
+            "bakaze": "E",
+            "dora_marker": "1m",
+            "kyoku": 1,
+            "honba": 0,
+            "kyotaku": 0,
+            "oya": 0,
+            "scores": [25000] * 4,
+            "tehais": [["?"] * 13] * 4,
+        },
+        {"type": "tsumo", "actor": 0, "pai": "?"},
+        {"type": "dahai", "actor": 0, "pai": "5mr", "tsumogiri": False},
+        {"type": "chi", "actor": 1, "target": 0, "pai": "3m", "consumed": ["4m", "5mr"]},
+        {"type": "pon", "actor": 2, "target": 0, "pai": "E", "consumed": ["E", "E"]},
+        {"type": "daiminkan", "actor": 3, "target": 0, "pai": "C", "consumed": ["C", "C", "C"]},
+        {"type": "kakan", "actor": 2, "pai": "E", "consumed": ["E", "E", "E"]},
+        {"type": "ankan", "actor": 0, "consumed": ["1s", "1s", "1s", "1s"]},
+        {"type": "dora", "dora_marker": "2p"},
+        {"type": "reach", "actor": 0},
+        {"type": "reach_accepted", "actor": 0},
+        {"type": "hora", "actor": 0, "target": 1, "deltas": [1000, -1000, 0, 0], "ura_markers": ["3p"]},
+        {"type": "ryukyoku", "deltas": [0, 0, 0, 0]},
+        {"type": "end_kyoku"},
+        {"type": "end_game"},
+        {"type": "flower", "actor": 1, "pai": "season3"},
+    ]
+    assert {s["type"] for s in samples} == ev.EVENT_TYPES
+    for data in samples:
+        event = ev.parse_event(data)
+        assert event.to_json() == data
+
+
+def test_time_frame_and_unknown_keys_are_kept():
+    data = {
+        "type": "dahai",
+        "actor": 1,
+        "pai": "E",
+        "tsumogiri": True,
+        "t": 12.5,
+        "frame": 375,
+        "meta": {"x": 1},
+    }
+    assert ev.parse_event(data).to_json() == data
+
+
+@pytest.mark.parametrize(
+    "data, message",
+    [
+        (
+            {"type": "dahai", "actor": 1, "pai": "0m", "tsumogiri": False},
+            "dahai: pai: Value error, unknown tile code '0m'",
+        ),
+        ({"type": "dahai", "actor": 4, "pai": "1m", "tsumogiri": False}, "dahai: actor"),
+        ({"type": "chi", "actor": 1, "target": 0, "pai": "1m", "consumed": ["2m"]}, "chi: consumed"),
+        ({"type": "teleport"}, "unknown event type 'teleport'"),
+        ({"actor": 1}, "unknown event type None"),
+        ([1, 2], "must be a JSON object"),
+    ],
+)
+def test_bad_events_raise_one_line(data, message):
+    with pytest.raises(ValueError) as err:
+        ev.parse_event(data)
+    assert message in str(err.value)
+    assert "\n" not in str(err.value)

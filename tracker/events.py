@@ -1,0 +1,200 @@
+"""Game events: every mjai event as a pydantic model, in the dialect Mortal's libriichi reads.
+
+Every event may carry ``t`` (seconds into the video) and ``frame``. Keys this module does not
+know are kept (``extra="allow"``) so a log passes through unchanged. A few extension keys are
+named here because the rest of the project uses them: on ``start_game`` the tenhou.net/6 header,
+on ``hora`` the liable seat (``pao``) and the scorer's text (``score_text``, ``yaku_text``;
+riichienv reads ``yaku`` as id pairs), on
+``ryukyoku`` the kind of draw (``reason``), and the hands laid open (``hand``).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from tracker import tiles
+
+Tile = Annotated[str, AfterValidator(tiles.check)]
+Seat = Annotated[int, Field(ge=0, le=3)]
+Scores = list[int]
+
+
+class _Event(BaseModel):
+    model_config = ConfigDict(extra="allow", frozen=True)
+
+    t: float | None = None
+    frame: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The mjai dict: ``type`` first, unset optional keys left out."""
+        data = self.model_dump(exclude_none=True)
+        return {"type": data.pop("type"), **data}
+
+
+class StartGame(_Event):
+    type: Literal["start_game"] = "start_game"
+    names: list[str] | None = None
+    kyoku_first: int | None = None
+    aka_flag: bool | None = None
+    tenhou: dict[str, Any] | None = None  # tenhou.net/6 header keys other than log/name
+
+
+class StartKyoku(_Event):
+    type: Literal["start_kyoku"] = "start_kyoku"
+    bakaze: Literal["E", "S", "W", "N"]
+    dora_marker: Tile
+    kyoku: Annotated[int, Field(ge=1, le=4)]
+    honba: Annotated[int, Field(ge=0)]
+    kyotaku: Annotated[int, Field(ge=0)]
+    oya: Seat
+    scores: Scores
+    tehais: list[list[Tile]]
+
+
+class Tsumo(_Event):
+    type: Literal["tsumo"] = "tsumo"
+    actor: Seat
+    pai: Tile
+
+
+class Dahai(_Event):
+    type: Literal["dahai"] = "dahai"
+    actor: Seat
+    pai: Tile
+    tsumogiri: bool
+
+
+class Chi(_Event):
+    type: Literal["chi"] = "chi"
+    actor: Seat
+    target: Seat
+    pai: Tile
+    consumed: Annotated[list[Tile], Field(min_length=2, max_length=2)]
+
+
+class Pon(_Event):
+    type: Literal["pon"] = "pon"
+    actor: Seat
+    target: Seat
+    pai: Tile
+    consumed: Annotated[list[Tile], Field(min_length=2, max_length=2)]
+
+
+class Daiminkan(_Event):
+    type: Literal["daiminkan"] = "daiminkan"
+    actor: Seat
+    target: Seat
+    pai: Tile
+    consumed: Annotated[list[Tile], Field(min_length=3, max_length=3)]
+
+
+class Kakan(_Event):
+    type: Literal["kakan"] = "kakan"
+    actor: Seat
+    pai: Tile
+    consumed: Annotated[list[Tile], Field(min_length=3, max_length=3)]
+
+
+class Ankan(_Event):
+    type: Literal["ankan"] = "ankan"
+    actor: Seat
+    consumed: Annotated[list[Tile], Field(min_length=4, max_length=4)]
+
+
+class Dora(_Event):
+    type: Literal["dora"] = "dora"
+    dora_marker: Tile
+
+
+class Reach(_Event):
+    type: Literal["reach"] = "reach"
+    actor: Seat
+
+
+class ReachAccepted(_Event):
+    type: Literal["reach_accepted"] = "reach_accepted"
+    actor: Seat
+    deltas: Scores | None = None
+    scores: Scores | None = None
+
+
+class Hora(_Event):
+    type: Literal["hora"] = "hora"
+    actor: Seat
+    target: Seat
+    pai: Tile | None = None
+    deltas: Scores | None = None
+    ura_markers: list[Tile] | None = None
+    pao: Seat | None = None
+    score_text: str | None = None
+    yaku_text: list[str] | None = None
+    hand: list[Tile] | None = None
+
+
+class Ryukyoku(_Event):
+    type: Literal["ryukyoku"] = "ryukyoku"
+    deltas: Scores | None = None
+    reason: str | None = None
+    hands: list[list[Tile] | None] | None = None
+
+
+class EndKyoku(_Event):
+    type: Literal["end_kyoku"] = "end_kyoku"
+
+
+class EndGame(_Event):
+    type: Literal["end_game"] = "end_game"
+    scores: Scores | None = None
+
+
+class Flower(_Event):
+    """MCR: ``actor`` lays a bonus tile (flower/season) aside; a replacement ``tsumo`` follows."""
+
+    type: Literal["flower"] = "flower"
+    actor: Seat
+    pai: Tile
+
+
+EVENT_CLASSES = (
+    StartGame,
+    StartKyoku,
+    Tsumo,
+    Dahai,
+    Chi,
+    Pon,
+    Daiminkan,
+    Kakan,
+    Ankan,
+    Dora,
+    Reach,
+    ReachAccepted,
+    Hora,
+    Ryukyoku,
+    EndKyoku,
+    EndGame,
+    Flower,
+)
+GameEvent = Annotated[Union[EVENT_CLASSES], Field(discriminator="type")]
+
+CALLS = (Chi, Pon, Daiminkan)
+KANS = (Daiminkan, Kakan, Ankan)
+
+_ADAPTER: TypeAdapter[Any] = TypeAdapter(GameEvent)
+EVENT_TYPES = frozenset(cls.model_fields["type"].default for cls in EVENT_CLASSES)
+
+
+def parse_event(data: dict[str, Any]) -> Any:
+    """Validate one mjai dict into its event model; ``ValueError`` in one line on bad input."""
+    if not isinstance(data, dict):
+        raise ValueError(f"an event must be a JSON object, got {type(data).__name__}")
+    kind = data.get("type")
+    if kind not in EVENT_TYPES:
+        raise ValueError(f"unknown event type {kind!r}")
+    try:
+        return _ADAPTER.validate_python(data)
+    except ValidationError as err:
+        first = err.errors()[0]
+        where = ".".join(str(p) for p in first["loc"][1:]) or "event"
+        raise ValueError(f"{kind}: {where}: {first['msg']}") from None

@@ -1,0 +1,494 @@
+"""TableState: what lies on the table, folded from game events (``state.update(event)``).
+
+Per seat the river as slots, the melds as laid out, the concealed hand; dora indicators; wall
+counts; scores. ``validate()`` recomputes all of it from the kyoku's events by a separate route
+and raises :class:`StateError` on any disagreement or impossible count.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from tracker import events as ev
+from tracker import tiles
+from tracker.table import layout
+from tracker.table.layout import TableRules
+
+
+class StateError(ValueError):
+    """An event that cannot happen in the current state, or a failed ``validate()``."""
+
+
+@dataclass
+class RiverSlot:
+    row: int
+    col: int
+    code: str
+    sideways: bool = False
+    called_away: bool = False
+    tsumogiri: bool = False
+
+
+@dataclass
+class Meld:
+    type: str  # chi | pon | daiminkan | kakan | ankan
+    tiles: list[str]  # left to right as the owner sees them (kakan: the pon's three)
+    called: str | None = None
+    source: int | None = None  # seat the called tile came from
+    sideways: int | None = None  # index in ``tiles`` of the tile lying sideways
+    added: str | None = None  # kakan: the tile laid on the sideways one
+    face_down: tuple[int, ...] = ()  # ankan: indices lying face down
+
+    @property
+    def all_tiles(self) -> list[str]:
+        return self.tiles + ([self.added] if self.added else [])
+
+
+@dataclass
+class Seat:
+    river: list[RiverSlot] = field(default_factory=list)
+    melds: list[Meld] = field(default_factory=list)
+    hand: list[str] = field(default_factory=list)  # concealed tiles, ``?`` where unknown
+    drawn: str | None = None  # the tile drawn this turn, still set apart
+    riichi: bool = False  # declared
+    riichi_accepted: bool = False
+    sideways_next: bool = False  # riichi tile was called away: the next discard lies sideways
+    flowers: list[str] = field(default_factory=list)
+
+    @property
+    def hand_count(self) -> int:
+        return len(self.hand)
+
+    @property
+    def river_present(self) -> list[RiverSlot]:
+        return [s for s in self.river if not s.called_away]
+
+
+class TableState:
+    """The table after each event. ``rules`` sets tile count, dead wall and ankan style."""
+
+    def __init__(self, rules: TableRules = layout.MLEAGUE):
+        self.rules = rules
+        self.names: list[str] = ["", "", "", ""]
+        self.scores: list[int] = [25000] * 4
+        self._reset_kyoku()
+        self.kyoku_events: list = []
+        self.in_kyoku = False
+        self.game_over = False
+
+    def _reset_kyoku(self) -> None:
+        self.seats = [Seat() for _ in range(4)]
+        self.bakaze = "E"
+        self.kyoku = 1
+        self.honba = 0
+        self.kyotaku = 0
+        self.oya = 0
+        self.dora_indicators: list[str] = []
+        self.draws = 0  # every tile taken from the wall, replacements included
+        self.replacement_draws = 0
+        self.kans = 0
+        self.actor: int | None = None  # whose turn it is
+        self.last_discard: tuple[int, int] | None = None  # (seat, river index) still callable
+        self._expect_replacement: int | None = None
+
+    # --- derived counts ---------------------------------------------------------------------
+
+    @property
+    def live_wall(self) -> int:
+        """Draws left before the last tile (haitei)."""
+        start = layout.live_wall_at_start(self.rules)
+        normal = self.draws - self.replacement_draws
+        if self.rules.dead_wall:
+            return start - normal - self.kans
+        return start - self.draws
+
+    @property
+    def dead_wall(self) -> int:
+        """Tiles physically left in the dead wall (replacement draws take from it)."""
+        return max(self.rules.dead_wall - self.replacement_draws, 0)
+
+    @property
+    def wall_tiles(self) -> int:
+        """Tiles physically left in the wall, dead wall included."""
+        return self.rules.tiles - 13 * 4 - self.draws
+
+    # --- folding ----------------------------------------------------------------------------
+
+    def update(self, event: Any) -> None:
+        """Apply one event. Raises :class:`StateError` if the event cannot happen here."""
+        handler = getattr(self, f"_on_{event.type}", None)
+        if handler is None:
+            raise StateError(f"no handler for event type {event.type!r}")
+        if event.type not in ("start_game", "start_kyoku", "end_game") and not self.in_kyoku:
+            raise StateError(f"{event.type} outside a kyoku")
+        handler(event)
+        if self.in_kyoku or event.type == "end_kyoku":
+            self.kyoku_events.append(event)
+
+    def _on_start_game(self, e: ev.StartGame) -> None:
+        if e.names:
+            self.names = list(e.names)
+
+    def _on_start_kyoku(self, e: ev.StartKyoku) -> None:
+        if len(e.tehais) != 4 or len(e.scores) != 4:
+            raise StateError("start_kyoku needs four hands and four scores")
+        self._reset_kyoku()
+        self.kyoku_events = []
+        self.in_kyoku = True
+        self.bakaze, self.kyoku, self.honba, self.kyotaku, self.oya = (
+            e.bakaze,
+            e.kyoku,
+            e.honba,
+            e.kyotaku,
+            e.oya,
+        )
+        self.scores = list(e.scores)
+        self.dora_indicators = [e.dora_marker]
+        for index, (seat, hand) in enumerate(zip(self.seats, e.tehais)):
+            if len(hand) != 13:
+                raise StateError(f"seat {index} is dealt {len(hand)} tiles, not 13")
+            seat.hand = list(hand)
+        self.actor = e.oya
+
+    def _on_tsumo(self, e: ev.Tsumo) -> None:
+        seat = self.seats[e.actor]
+        if self.wall_tiles <= 0:
+            raise StateError(f"seat {e.actor} draws from an empty wall")
+        self.draws += 1
+        if self._expect_replacement == e.actor:
+            self.replacement_draws += 1
+        self._expect_replacement = None
+        self._close_last_discard()
+        seat.hand.append(e.pai)
+        seat.drawn = e.pai
+        self.actor = e.actor
+
+    def _on_dahai(self, e: ev.Dahai) -> None:
+        seat = self.seats[e.actor]
+        self._take_from_hand(e.actor, [e.pai])
+        seat.drawn = None
+        row, col = layout.river_position(len(seat.river_present))
+        sideways = seat.sideways_next
+        seat.sideways_next = False
+        seat.river.append(RiverSlot(row, col, e.pai, sideways, False, e.tsumogiri))
+        self.last_discard = (e.actor, len(seat.river) - 1)
+        self.actor = e.actor
+
+    def _on_reach(self, e: ev.Reach) -> None:
+        seat = self.seats[e.actor]
+        if seat.riichi:
+            raise StateError(f"seat {e.actor} declares riichi twice")
+        seat.riichi = True
+        seat.sideways_next = True
+
+    def _on_reach_accepted(self, e: ev.ReachAccepted) -> None:
+        seat = self.seats[e.actor]
+        seat.riichi_accepted = True
+        if e.scores is not None:
+            self.scores = list(e.scores)
+        else:
+            deltas = e.deltas or [-1000 if s == e.actor else 0 for s in range(4)]
+            self.scores = [a + b for a, b in zip(self.scores, deltas)]
+        self.kyotaku += 1
+
+    def _on_chi(self, e: ev.Chi) -> None:
+        self._open_call("chi", e)
+
+    def _on_pon(self, e: ev.Pon) -> None:
+        self._open_call("pon", e)
+
+    def _on_daiminkan(self, e: ev.Daiminkan) -> None:
+        self._open_call("daiminkan", e)
+        self.kans += 1
+        self._expect_replacement = e.actor
+
+    def _open_call(self, kind: str, e: Any) -> None:
+        if self.last_discard is None or self.last_discard[0] != e.target:
+            raise StateError(f"seat {e.actor} calls {kind} on seat {e.target}, who has no callable discard")
+        target = self.seats[e.target]
+        slot = target.river[self.last_discard[1]]
+        if tiles.deaka(slot.code) != tiles.deaka(e.pai) and "?" not in (slot.code, e.pai):
+            raise StateError(f"seat {e.actor} calls {e.pai} but the discard is {slot.code}")
+        slot.called_away = True
+        if slot.sideways:  # the riichi tile was taken: the next discard lies sideways instead
+            target.sideways_next = True
+        self.last_discard = None
+        self._take_from_hand(e.actor, e.consumed)
+        offset = layout.relative(e.actor, e.target)
+        try:
+            order, sideways = layout.open_meld_order(kind, e.pai, list(e.consumed), offset)
+        except ValueError as err:
+            raise StateError(f"seat {e.actor}: {err}") from None
+        self.seats[e.actor].melds.append(Meld(kind, order, called=e.pai, source=e.target, sideways=sideways))
+        self.actor = e.actor
+
+    def _on_kakan(self, e: ev.Kakan) -> None:
+        seat = self.seats[e.actor]
+        for meld in seat.melds:
+            if meld.type == "pon" and tiles.deaka(meld.tiles[0]) == tiles.deaka(e.pai):
+                break
+        else:
+            raise StateError(f"seat {e.actor} adds {e.pai} to a pon it does not have")
+        self._take_from_hand(e.actor, [e.pai])
+        seat.drawn = None
+        meld.type = "kakan"
+        meld.added = e.pai
+        self.kans += 1
+        self._expect_replacement = e.actor
+        self.last_discard = None
+
+    def _on_ankan(self, e: ev.Ankan) -> None:
+        seat = self.seats[e.actor]
+        self._take_from_hand(e.actor, e.consumed)
+        seat.drawn = None
+        seat.melds.append(Meld("ankan", list(e.consumed), face_down=layout.ankan_face_down(self.rules)))
+        self.kans += 1
+        self._expect_replacement = e.actor
+        self.last_discard = None
+
+    def _on_flower(self, e: ev.Flower) -> None:
+        seat = self.seats[e.actor]
+        self._take_from_hand(e.actor, [e.pai])
+        seat.flowers.append(e.pai)
+        self._expect_replacement = e.actor
+
+    def _on_dora(self, e: ev.Dora) -> None:
+        if len(self.dora_indicators) > self.kans:
+            raise StateError("a new dora indicator without a kan")
+        self.dora_indicators.append(e.dora_marker)
+
+    def _on_hora(self, e: ev.Hora) -> None:
+        if e.deltas is not None:
+            self.scores = [a + b for a, b in zip(self.scores, e.deltas)]
+        self.kyotaku = 0
+        self.last_discard = None
+
+    def _on_ryukyoku(self, e: ev.Ryukyoku) -> None:
+        if e.deltas is not None:
+            self.scores = [a + b for a, b in zip(self.scores, e.deltas)]
+
+    def _on_end_kyoku(self, e: ev.EndKyoku) -> None:
+        self.in_kyoku = False
+
+    def _on_end_game(self, e: ev.EndGame) -> None:
+        if e.scores is not None:
+            self.scores = list(e.scores)
+        self.game_over = True
+
+    def _close_last_discard(self) -> None:
+        self.last_discard = None
+
+    def _take_from_hand(self, seat_index: int, codes: list[str]) -> None:
+        """Remove tiles from a concealed hand; an unknown ``?`` stands in for any tile."""
+        hand = self.seats[seat_index].hand
+        for code in codes:
+            if code in hand:
+                hand.remove(code)
+            elif "?" in hand:
+                hand.remove("?")
+            elif code == "?" and hand:
+                hand.pop()
+            else:
+                raise StateError(f"seat {seat_index} has no {code} in hand {tiles.dump(hand)}")
+
+    # --- checking ---------------------------------------------------------------------------
+
+    def validate(self) -> None:
+        """Recompute the kyoku from its events by a separate route and compare; check counts."""
+        if not self.kyoku_events:
+            return
+        fresh = _recompute(self.kyoku_events, self.rules)
+        for s, (seat, want) in enumerate(zip(self.seats, fresh["seats"])):
+            for key in ("river", "melds", "hand_count", "riichi"):
+                got = _seat_view(seat)[key]
+                if got != want[key]:
+                    raise StateError(f"seat {s} {key}: incremental {got} != recomputed {want[key]}")
+        for key in ("dora_indicators", "live_wall", "dead_wall", "wall_tiles", "scores", "kyotaku"):
+            got = getattr(self, key)
+            if got != fresh[key]:
+                raise StateError(f"{key}: incremental {got} != recomputed {fresh[key]}")
+        self._check_counts()
+
+    def _check_counts(self) -> None:
+        total = self.wall_tiles + sum(
+            seat.hand_count
+            + len(seat.river_present)
+            + sum(len(m.all_tiles) for m in seat.melds)
+            + len(seat.flowers)
+            for seat in self.seats
+        )
+        if total != self.rules.tiles:
+            raise StateError(f"tiles do not add up: {total} on the table, the set has {self.rules.tiles}")
+        seen = Counter(tiles.kind34(c) for c in self.visible_tiles() if c != "?" and not tiles.is_bonus(c))
+        over = [tiles.from_kind34(k) for k, n in seen.items() if n > 4]
+        if over:
+            raise StateError(f"more than four of {', '.join(over)} on the table")
+        if len(self.dora_indicators) > 1 + self.kans:
+            raise StateError(f"{len(self.dora_indicators)} dora indicators after {self.kans} kans")
+
+    def visible_tiles(self) -> list[str]:
+        out = list(self.dora_indicators)
+        for seat in self.seats:
+            out += seat.hand + [s.code for s in seat.river_present]
+            for meld in seat.melds:
+                out += meld.all_tiles
+        return out
+
+    # --- output -----------------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        """A snapshot for ``state.jsonl`` and overlays."""
+        return {
+            "bakaze": self.bakaze,
+            "kyoku": self.kyoku,
+            "honba": self.honba,
+            "kyotaku": self.kyotaku,
+            "oya": self.oya,
+            "scores": list(self.scores),
+            "dora_indicators": list(self.dora_indicators),
+            "live_wall": self.live_wall,
+            "dead_wall": self.dead_wall,
+            "wall_tiles": self.wall_tiles,
+            "actor": self.actor,
+            "seats": [
+                {
+                    **_seat_view(seat),
+                    "hand": list(seat.hand),
+                    "drawn": seat.drawn,
+                    "flowers": list(seat.flowers),
+                }
+                for seat in self.seats
+            ],
+        }
+
+
+def _seat_view(seat: Seat) -> dict[str, Any]:
+    return {
+        "river": [asdict(s) for s in seat.river],
+        "melds": [{**asdict(m), "face_down": list(m.face_down)} for m in seat.melds],
+        "hand_count": seat.hand_count,
+        "riichi": seat.riichi,
+    }
+
+
+# --- the from-scratch route used by validate() --------------------------------------------
+
+_CONSUMES = {"chi": 2, "pon": 2, "daiminkan": 3, "kakan": 1, "ankan": 4, "flower": 1}
+
+
+def _recompute(kyoku_events: list, rules: TableRules) -> dict[str, Any]:
+    """Rebuild a kyoku's table by scanning its event list as a whole, not event by event."""
+    start = kyoku_events[0]
+    seq = kyoku_events
+    n = len(seq)
+
+    def next_action(i: int) -> Any:
+        """The first event after i that is not bookkeeping (dora, reach_accepted)."""
+        for j in range(i + 1, n):
+            if seq[j].type not in ("dora", "reach_accepted"):
+                return seq[j]
+        return None
+
+    seats = []
+    for s in range(4):
+        mine = [(i, e) for i, e in enumerate(seq) if getattr(e, "actor", None) == s]
+        draws = sum(1 for _, e in mine if e.type == "tsumo")
+        used = sum(_CONSUMES.get(e.type, 0) for _, e in mine)
+        discards = [(i, e) for i, e in mine if e.type == "dahai"]
+        count = 13 + draws - len(discards) - used
+        reach_at = next((i for i, e in mine if e.type == "reach"), None)
+        river, present, phase = [], 0, "before"  # riichi tile: before -> pending -> done
+        for i, e in discards:
+            if phase == "before" and reach_at is not None and i > reach_at:
+                phase = "pending"
+            nxt = next_action(i)
+            called = nxt is not None and nxt.type in ("chi", "pon", "daiminkan") and nxt.target == s
+            sideways = phase == "pending"
+            if sideways and not called:
+                phase = "done"
+            river.append(
+                {
+                    "row": present // 6,
+                    "col": present % 6,
+                    "code": e.pai,
+                    "sideways": sideways,
+                    "called_away": called,
+                    "tsumogiri": e.tsumogiri,
+                }
+            )
+            if not called:
+                present += 1
+        melds = []
+        for _, e in mine:
+            if e.type in ("chi", "pon", "daiminkan"):
+                offset = (e.target - s) % 4
+                if e.type == "chi":
+                    pos = 0
+                elif e.type == "pon":
+                    pos = {3: 0, 2: 1, 1: 2}[offset]
+                else:
+                    pos = {3: 0, 2: 1, 1: 3}[offset]
+                rest = sorted(e.consumed, key=lambda c: (c[:2], c)) if e.type == "chi" else list(e.consumed)
+                melds.append(
+                    {
+                        "type": e.type,
+                        "tiles": rest[:pos] + [e.pai] + rest[pos:],
+                        "called": e.pai,
+                        "source": e.target,
+                        "sideways": pos,
+                        "added": None,
+                        "face_down": [],
+                    }
+                )
+            elif e.type == "kakan":
+                meld = next(m for m in melds if m["type"] == "pon" and m["called"][:2] == e.pai[:2])
+                meld["type"], meld["added"] = "kakan", e.pai
+            elif e.type == "ankan":
+                down = [1, 2] if rules.ankan_face_down == "middle" else [0, 3]
+                melds.append(
+                    {
+                        "type": "ankan",
+                        "tiles": list(e.consumed),
+                        "called": None,
+                        "source": None,
+                        "sideways": None,
+                        "added": None,
+                        "face_down": down,
+                    }
+                )
+        seats.append({"river": river, "melds": melds, "hand_count": count, "riichi": reach_at is not None})
+    kans = sum(1 for e in seq if e.type in ("daiminkan", "kakan", "ankan"))
+    draws = sum(1 for e in seq if e.type == "tsumo")
+    replacements = 0
+    for i, e in enumerate(seq):
+        if e.type in ("daiminkan", "kakan", "ankan", "flower"):
+            follow = next((x for x in seq[i + 1 :] if x.type != "dora"), None)
+            if follow is not None and follow.type == "tsumo" and follow.actor == e.actor:
+                replacements += 1
+    start_live = rules.tiles - rules.dead_wall - 52
+    live = start_live - (draws - replacements) - kans if rules.dead_wall else start_live - draws
+    scores = list(start.scores)
+    kyotaku = start.kyotaku
+    for e in seq:
+        if e.type == "reach_accepted":
+            if e.scores is not None:
+                scores = list(e.scores)
+            else:
+                d = e.deltas or [-1000 if k == e.actor else 0 for k in range(4)]
+                scores = [a + b for a, b in zip(scores, d)]
+            kyotaku += 1
+        elif e.type in ("hora", "ryukyoku") and e.deltas is not None:
+            scores = [a + b for a, b in zip(scores, e.deltas)]
+        if e.type == "hora":
+            kyotaku = 0
+    return {
+        "seats": seats,
+        "dora_indicators": [start.dora_marker] + [e.dora_marker for e in seq if e.type == "dora"],
+        "live_wall": live,
+        "dead_wall": max(rules.dead_wall - replacements, 0),
+        "wall_tiles": rules.tiles - 52 - draws,
+        "scores": scores,
+        "kyotaku": kyotaku,
+    }
