@@ -33,6 +33,27 @@ class _Event(BaseModel):
         return {"type": data.pop("type"), **data}
 
 
+class RiverPlacement(BaseModel):
+    """Where a discard was seen to land: river row/column and whether it lies sideways."""
+
+    model_config = ConfigDict(frozen=True)
+
+    row: Annotated[int, Field(ge=0)]
+    col: Annotated[int, Field(ge=0)]
+    sideways: bool
+
+
+class MeldPlacement(BaseModel):
+    """How a meld was seen laid out: tiles left to right as its owner sees them, which lie
+    sideways (a kakan's added tile counts at its base tile's index) and which face down."""
+
+    model_config = ConfigDict(frozen=True)
+
+    tiles: list[Tile]
+    sideways: list[int] = []
+    face_down: list[int] = []
+
+
 class StartGame(_Event):
     type: Literal["start_game"] = "start_game"
     names: list[str] | None = None
@@ -64,6 +85,7 @@ class Dahai(_Event):
     actor: Seat
     pai: Tile
     tsumogiri: bool
+    slot: RiverPlacement | None = None  # vision: where it landed
 
 
 class Chi(_Event):
@@ -72,6 +94,7 @@ class Chi(_Event):
     target: Seat
     pai: Tile
     consumed: Annotated[list[Tile], Field(min_length=2, max_length=2)]
+    laid: MeldPlacement | None = None  # vision: the layout seen on the table
 
 
 class Pon(_Event):
@@ -80,6 +103,7 @@ class Pon(_Event):
     target: Seat
     pai: Tile
     consumed: Annotated[list[Tile], Field(min_length=2, max_length=2)]
+    laid: MeldPlacement | None = None  # vision: the layout seen on the table
 
 
 class Daiminkan(_Event):
@@ -88,6 +112,7 @@ class Daiminkan(_Event):
     target: Seat
     pai: Tile
     consumed: Annotated[list[Tile], Field(min_length=3, max_length=3)]
+    laid: MeldPlacement | None = None  # vision: the layout seen on the table
 
 
 class Kakan(_Event):
@@ -95,12 +120,14 @@ class Kakan(_Event):
     actor: Seat
     pai: Tile
     consumed: Annotated[list[Tile], Field(min_length=3, max_length=3)]
+    laid: MeldPlacement | None = None  # vision: the layout seen on the table
 
 
 class Ankan(_Event):
     type: Literal["ankan"] = "ankan"
     actor: Seat
     consumed: Annotated[list[Tile], Field(min_length=4, max_length=4)]
+    laid: MeldPlacement | None = None  # vision: the layout seen on the table
 
 
 class Dora(_Event):
@@ -157,6 +184,30 @@ class Flower(_Event):
     pai: Tile
 
 
+class WallTake(_Event):
+    """Vision: a tile was seen leaving the wall toward ``actor`` (the physical draw moment)."""
+
+    type: Literal["wall_take"] = "wall_take"
+    actor: Seat
+    dead_wall: bool = False
+
+
+class HandCount(_Event):
+    """Vision: ``count`` standing tiles seen in ``actor``'s hand at a still, unoccluded moment."""
+
+    type: Literal["hand_count"] = "hand_count"
+    actor: Seat
+    count: Annotated[int, Field(ge=0, le=18)]
+
+
+class TileExposed(_Event):
+    """Vision: a concealed tile of ``actor`` seen face up outside a legal reveal."""
+
+    type: Literal["tile_exposed"] = "tile_exposed"
+    actor: Seat
+    pai: Tile
+
+
 EVENT_CLASSES = (
     StartGame,
     StartKyoku,
@@ -175,7 +226,12 @@ EVENT_CLASSES = (
     EndKyoku,
     EndGame,
     Flower,
+    WallTake,
+    HandCount,
+    TileExposed,
 )
+#: observations only a camera makes; mjai readers do not know them (``write_mjai(vision=False)``)
+VISION_TYPES = frozenset({"wall_take", "hand_count", "tile_exposed"})
 GameEvent = Annotated[Union[EVENT_CLASSES], Field(discriminator="type")]
 
 CALLS = (Chi, Pon, Daiminkan)

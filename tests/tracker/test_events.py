@@ -33,7 +33,7 @@ def test_every_mjai_type_parses_and_serialises_back():
         {"type": "end_game"},
         {"type": "flower", "actor": 1, "pai": "season3"},
     ]
-    assert {s["type"] for s in samples} == ev.EVENT_TYPES
+    assert {s["type"] for s in samples} == ev.EVENT_TYPES - ev.VISION_TYPES
     for data in samples:
         event = ev.parse_event(data)
         assert event.to_json() == data
@@ -71,3 +71,29 @@ def test_bad_events_raise_one_line(data, message):
         ev.parse_event(data)
     assert message in str(err.value)
     assert "\n" not in str(err.value)
+
+
+def test_vision_placements_and_events_round_trip():
+    samples = [
+        {
+            "type": "dahai",
+            "actor": 0,
+            "pai": "1m",
+            "tsumogiri": False,
+            "slot": {"row": 1, "col": 0, "sideways": True},
+        },
+        {
+            "type": "pon",
+            "actor": 1,
+            "target": 0,
+            "pai": "E",
+            "consumed": ["E", "E"],
+            "laid": {"tiles": ["E", "E", "E"], "sideways": [0], "face_down": []},
+        },
+        {"type": "wall_take", "actor": 2, "dead_wall": False, "t": 3.5, "frame": 105},
+        {"type": "hand_count", "actor": 3, "count": 14},
+        {"type": "tile_exposed", "actor": 1, "pai": "5pr"},
+    ]
+    for data in samples:
+        assert ev.parse_event(data).to_json() == data
+    assert {"wall_take", "hand_count", "tile_exposed"} == ev.VISION_TYPES <= ev.EVENT_TYPES

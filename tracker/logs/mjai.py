@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 
-from tracker.events import parse_event
+from tracker.events import VISION_TYPES, parse_event
 from tracker.logs.errors import LogError
 
 
@@ -28,6 +28,13 @@ def read_mjai(text: str, source: str = "<mjai>") -> list:
     return events
 
 
-def write_mjai(events: Iterable) -> str:
-    """Events as mjai JSONL text (compact, one per line, trailing newline)."""
-    return "".join(json.dumps(e.to_json(), ensure_ascii=False, separators=(",", ":")) + "\n" for e in events)
+def write_mjai(events: Iterable, vision: bool = True) -> str:
+    """Events as mjai JSONL text (compact, one per line, trailing newline).
+
+    ``vision=False`` leaves out the camera-only event types, for strict mjai readers.
+    """
+    return "".join(
+        json.dumps(e.to_json(), ensure_ascii=False, separators=(",", ":")) + "\n"
+        for e in events
+        if vision or e.type not in VISION_TYPES
+    )

@@ -56,6 +56,7 @@ class Seat:
     riichi_accepted: bool = False
     sideways_next: bool = False  # riichi tile was called away: the next discard lies sideways
     flowers: list[str] = field(default_factory=list)
+    seen_hand_count: int | None = None  # last standing-tile count the camera reported
 
     @property
     def hand_count(self) -> int:
@@ -253,6 +254,16 @@ class TableState:
         self._take_from_hand(e.actor, [e.pai])
         seat.flowers.append(e.pai)
         self._expect_replacement = e.actor
+
+    # camera observations: recorded for the rules checker, they move no tile in the record
+    def _on_wall_take(self, e: ev.WallTake) -> None:
+        pass
+
+    def _on_hand_count(self, e: ev.HandCount) -> None:
+        self.seats[e.actor].seen_hand_count = e.count
+
+    def _on_tile_exposed(self, e: ev.TileExposed) -> None:
+        pass
 
     def _on_dora(self, e: ev.Dora) -> None:
         if len(self.dora_indicators) > self.kans:

@@ -95,3 +95,10 @@ def test_riichienv_would_catch_a_bad_conversion(tmp_path):
     events[index] = events[index].model_copy(update={"pai": wrong, "tsumogiri": False})
     with pytest.raises(ValueError, match="desync"):
         _replay_with_riichienv(events[: index + 30], tmp_path)
+
+
+def test_vision_events_can_be_left_out_for_strict_readers():
+    events = read_mjai(SAMPLE_LOG.read_text())
+    seen = events[:3] + [read_mjai('{"type":"wall_take","actor":1}')[0]] + events[3:]
+    assert write_mjai(seen).count("wall_take") == 1
+    assert write_mjai(seen, vision=False) == write_mjai(events)
