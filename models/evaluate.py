@@ -1,0 +1,136 @@
+"""Tile metrics on labelled photos for our detector and, side by side, the peer ``mahjong-detector``.
+
+    python -m models.evaluate --images DIR/images --labels DIR/labels --classes DIR/meta.json \
+        --held-out [--peer /tmp/peer-venv/bin/python] [--json OUT]
+
+``--classes``: a meta.json with a ``classes`` list, or comma-separated tile codes (YOLO class order).
+``--held-out`` keeps only the images whose source photo ``models.data.split`` held out of training.
+Protocol (DESIGN.md): ``--tile-px`` for our detector is each image's median true box width (images
+without tiles get the set's median); a detection is correct with IoU >= 0.5 and the same code; red
+fives compare as plain fives when the labels have no red-five class. Times are median ms per image
+of detection alone (image already decoded), ours with 2 onnxruntime threads.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from models.data import is_held_out, load_yolo_dirs
+from models.metrics import Counts, count_image
+from tracker.tiles import MODEL_CLASSES, RED_FIVES, deaka
+
+PEER_RUNNER = Path(__file__).with_name("peer_runner.py")
+
+
+def _classes(spec: str) -> list[str]:
+    path = Path(spec)
+    if path.suffix == ".json" and path.is_file():
+        return list(json.loads(path.read_text())["classes"])
+    return [c.strip() for c in spec.split(",") if c.strip()]
+
+
+def _load(images: Path, labels: Path, classes: list[str], held_out: bool):
+    samples = load_yolo_dirs(images, labels, classes)
+    return [s for s in samples if is_held_out(s.source)] if held_out else samples
+
+
+def _normalise(codes, keep_red: bool) -> np.ndarray:
+    codes = list(codes)
+    return np.asarray(codes if keep_red else [deaka(c) for c in codes], dtype=object)
+
+
+def evaluate_ours(samples, model: Path | None, keep_red: bool, threads: int = 2):
+    from vision.detector import DEFAULT_MODEL, TileDetector
+
+    detector = TileDetector(model or DEFAULT_MODEL, threads=threads)
+    widths = [w for s in samples if (w := s.median_tile_width())]
+    fallback = float(np.median(widths)) if widths else 32.0
+    codes = np.asarray(MODEL_CLASSES, dtype=object)
+    total, times, per_image = Counts(), [], {}
+    for s in samples:
+        image = s.load_image()
+        tile_px = s.median_tile_width() or fallback
+        detector.detect(image, tile_px) if not times else None  # warm-up once
+        start = time.perf_counter()
+        found = detector.detect(image, tile_px)
+        times.append((time.perf_counter() - start) * 1000)
+        c = count_image(
+            s.boxes, _normalise(codes[s.classes], keep_red), found.boxes, _normalise(found.codes, keep_red)
+        )
+        total.add(c)
+        per_image[s.path.name] = c.summary()
+    return total, times, per_image
+
+
+def evaluate_peer(samples, python: str, keep_red: bool):
+    codes = np.asarray(MODEL_CLASSES, dtype=object)
+    listing = "\n".join(str(s.path) for s in samples) + "\n"
+    try:
+        proc = subprocess.run(
+            [python, str(PEER_RUNNER)],
+            input=listing,
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=3600,
+        )
+    except (OSError, subprocess.CalledProcessError, subprocess.TimeoutExpired) as err:
+        tail = getattr(err, "stderr", "") or str(err)
+        raise SystemExit(
+            f"peer run failed: {tail.strip().splitlines()[-1] if tail.strip() else err}"
+        ) from None
+    rows = {r["image"]: r for r in map(json.loads, proc.stdout.splitlines())}
+    total, times = Counts(), []
+    for s in samples:
+        r = rows[str(s.path)]
+        times.append(r["ms"])
+        boxes = np.asarray([t["box"] for t in r["tiles"]], np.float32).reshape(-1, 4)
+        total.add(
+            count_image(
+                s.boxes,
+                _normalise(codes[s.classes], keep_red),
+                boxes,
+                _normalise([t["code"] for t in r["tiles"]], keep_red),
+            )
+        )
+    return total, times
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m models.evaluate", description=__doc__.splitlines()[0])
+    ap.add_argument("--images", required=True, type=Path)
+    ap.add_argument("--labels", required=True, type=Path)
+    ap.add_argument("--classes", required=True, help="meta.json or comma-separated codes in YOLO id order")
+    ap.add_argument("--held-out", action="store_true", help="only images whose source was held out")
+    ap.add_argument("--model", type=Path, help="ONNX model (default: models/tiles.onnx)")
+    ap.add_argument("--peer", help="python of a virtualenv with mahjong-detector installed")
+    ap.add_argument("--json", type=Path, help="write the figures here too")
+    args = ap.parse_args(argv)
+
+    classes = _classes(args.classes)
+    samples = _load(args.images, args.labels, classes, args.held_out)
+    keep_red = any(c in RED_FIVES for c in classes)
+    ours, times, _ = evaluate_ours(samples, args.model, keep_red)
+    report = {
+        "images": len(samples),
+        "ours": ours.summary() | {"median_ms": round(float(np.median(times)), 2)},
+    }
+    if args.peer:
+        peer, peer_times = evaluate_peer(samples, args.peer, keep_red)
+        report["peer"] = peer.summary() | {"median_ms": round(float(np.median(peer_times)), 2)}
+    text = json.dumps(report, indent=1)
+    print(text)
+    if args.json:
+        args.json.write_text(text + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,166 @@
+"""Train the tile net on CPU and export ONNX. Needs the ``train`` extra (torch).
+
+    nice -n 15 python -m models.train --data /work/shared/data/real/riichi-jp/train \
+        --data /work/shared/data/real/chinese/train --art /work/shared/tileart/fluffystuff \
+        --art /work/shared/tileart/kmahjongg-default --minutes 90 --out /tmp/tilenet
+
+``--data`` takes YOLO folders (with meta.json) or COCO json files (the renderer's stills); photos whose
+source is held out (``models.data.split``) are never used. Training runs for a wall-clock budget
+with a cosine learning rate over that budget; every ``--ckpt-every`` steps it writes
+``OUT/last.pt`` and ``OUT/tiles.onnx``, so a model can be taken mid-way.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+from torch.nn import functional as F
+
+from models.augment import ArtBank, paste_crop, real_crop, targets
+from models.data import load_any, split
+from models.net import OUTPUT_NAMES, Exported, TileNet, split_heads
+
+
+def focal_heat_loss(logit: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
+    """CenterNet's penalty-reduced focal loss on the centre heatmap."""
+    p = torch.sigmoid(logit).clamp(1e-4, 1 - 1e-4)
+    pos = target.eq(1).float()
+    pos_loss = torch.log(p) * (1 - p) ** 2 * pos
+    neg_loss = torch.log(1 - p) * p**2 * (1 - target) ** 4 * (1 - pos)
+    return -(pos_loss.sum() + neg_loss.sum()) / pos.sum().clamp(min=1)
+
+
+def losses(raw: torch.Tensor, t: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
+    h = split_heads(raw)
+    reg = t["reg"].unsqueeze(1).float()
+    n = reg.sum().clamp(min=1)
+    return {
+        "heat": focal_heat_loss(h["heat"], t["heat"]),
+        "cls": F.cross_entropy(h["cls"], t["cls"], ignore_index=-1)
+        if (t["cls"] >= 0).any()
+        else raw.sum() * 0,
+        "size": (F.l1_loss(h["size"], t["size"], reduction="none") * reg).sum() / n,
+        "offset": (F.l1_loss(torch.sigmoid(h["offset"]), t["offset"], reduction="none") * reg).sum() / n,
+        "orient": F.cross_entropy(h["orient"], t["orient"], ignore_index=-1)
+        if (t["orient"] >= 0).any()
+        else raw.sum() * 0,
+    }
+
+
+WEIGHTS = {"heat": 1.0, "cls": 1.0, "size": 0.5, "offset": 0.5, "orient": 0.5}
+
+
+def export_onnx(net: TileNet, path: Path) -> None:
+    net.eval()
+    dummy = torch.zeros(1, 3, 256, 256)
+    torch.onnx.export(
+        Exported(net),
+        dummy,
+        str(path),
+        input_names=["image"],
+        output_names=list(OUTPUT_NAMES),
+        dynamic_axes={"image": {2: "h", 3: "w"}, **{n: {2: "gh", 3: "gw"} for n in OUTPUT_NAMES}},
+        opset_version=17,
+        dynamo=False,
+    )
+    net.train()
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m models.train", description=__doc__.splitlines()[0])
+    ap.add_argument("--data", action="append", required=True, help="YOLO folder or COCO json (repeat)")
+    ap.add_argument("--art", action="append", default=[], help="tileset dir for pasted tiles (repeat)")
+    ap.add_argument("--out", required=True, type=Path)
+    ap.add_argument("--minutes", type=float, default=60.0)
+    ap.add_argument("--batch", type=int, default=12)
+    ap.add_argument("--crop", type=int, default=256)
+    ap.add_argument("--paste", type=float, default=0.35, help="share of crops made of pasted art")
+    ap.add_argument("--lr", type=float, default=3e-3)
+    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--ckpt-every", type=int, default=100)
+    ap.add_argument("--resume", type=Path)
+    args = ap.parse_args(argv)
+
+    torch.set_num_threads(args.threads)
+    torch.manual_seed(args.seed)
+    rng = np.random.default_rng(args.seed)
+    args.out.mkdir(parents=True, exist_ok=True)
+
+    samples = []
+    for spec in args.data:
+        train, held = split(load_any(spec))
+        samples += train
+        print(f"{spec}: {len(train)} train images, {len(held)} held out", flush=True)
+    images = [s.load_image() for s in samples]
+    with_tiles = [i for i, s in enumerate(samples) if len(s.classes)]
+    backgrounds = [img for img, s in zip(images, samples) if not len(s.classes)]
+    bank = ArtBank([Path(a) for a in args.art]) if args.art else None
+
+    net = TileNet()
+    opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)
+    step, spent = 0, 0.0
+    if args.resume:
+        state = torch.load(args.resume, weights_only=False)
+        net.load_state_dict(state["net"])
+        opt.load_state_dict(state["opt"])
+        step, spent = state["step"], state["seconds"]
+    budget = args.minutes * 60
+    start = time.monotonic() - spent
+    log = open(args.out / "train.log", "a")
+    running: dict[str, float] = {}
+    while (elapsed := time.monotonic() - start) < budget:
+        lr = args.lr * (0.02 + 0.98 * 0.5 * (1 + np.cos(np.pi * elapsed / budget)))
+        for group in opt.param_groups:
+            group["lr"] = lr
+        crops = []
+        for _ in range(args.batch):
+            if bank is not None and rng.random() < args.paste:
+                crops.append(paste_crop(bank, args.crop, rng, backgrounds))
+            else:
+                i = (
+                    with_tiles[rng.integers(len(with_tiles))]
+                    if rng.random() < 0.93
+                    else rng.integers(len(samples))
+                )
+                crops.append(real_crop(images[i], samples[i], args.crop, rng))
+        maps = [targets(c) for c in crops]
+        x = torch.from_numpy(np.stack([c.image for c in crops])).permute(0, 3, 1, 2).float() / 255
+        t = {k: torch.from_numpy(np.stack([m[k] for m in maps])) for k in maps[0]}
+        parts = losses(net(x), t)
+        loss = sum(WEIGHTS[k] * v for k, v in parts.items())
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        step += 1
+        for k, v in parts.items():
+            running[k] = 0.98 * running.get(k, float(v)) + 0.02 * float(v)
+        if step % 20 == 0:
+            line = json.dumps(
+                {"step": step, "s": round(elapsed), "lr": round(lr, 5)}
+                | {k: round(v, 4) for k, v in running.items()}
+            )
+            print(line, flush=True)
+            log.write(line + "\n")
+            log.flush()
+        if step % args.ckpt_every == 0:
+            save(net, opt, step, time.monotonic() - start, args.out)
+    save(net, opt, step, time.monotonic() - start, args.out)
+    print(f"done: {step} steps in {time.monotonic() - start:.0f} s", flush=True)
+    return 0
+
+
+def save(net: TileNet, opt, step: int, seconds: float, out: Path) -> None:
+    torch.save(
+        {"net": net.state_dict(), "opt": opt.state_dict(), "step": step, "seconds": seconds}, out / "last.pt"
+    )
+    export_onnx(net, out / "tiles.onnx")
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

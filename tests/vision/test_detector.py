@@ -1,0 +1,67 @@
+import numpy as np
+import pytest
+
+from models.spec import NUM_CLASSES, STRIDE
+from tracker.tiles import class_id
+from vision.detector import DEFAULT_MODEL, ModelError, TileDetector, decode, suppress_duplicates
+
+
+def _maps(h=16, w=16):
+    peaks = np.zeros((h, w), np.float32)
+    cls = np.full((NUM_CLASSES, h, w), 0.001, np.float32)
+    size = np.full((2, h, w), 20.0, np.float32)
+    offset = np.full((2, h, w), 0.5, np.float32)
+    orient = np.zeros((4, h, w), np.float32)
+    orient[0] = 1
+    return peaks, cls, size, offset, orient
+
+
+def test_decode_gathers_each_peak():
+    peaks, cls, size, offset, orient = _maps()
+    peaks[3, 5], peaks[10, 2], peaks[8, 8] = 0.9, 0.6, 0.1  # the last is below threshold
+    cls[class_id("5sr"), 3, 5] = 0.95
+    cls[class_id("back"), 10, 2] = 0.8
+    orient[:, 10, 2] = [0, 0, 0, 1]
+    size[:, 10, 2] = [27.0, 20.0]
+    det = decode(peaks, cls, size, offset, orient, threshold=0.3)
+    assert sorted(det.codes.tolist()) == ["5sr", "back"]
+    back = det[det.codes == "back"]
+    cx, cy = (2 + 0.5) * STRIDE, (10 + 0.5) * STRIDE
+    assert back.boxes[0].tolist() == pytest.approx([cx - 13.5, cy - 10, cx + 13.5, cy + 10])
+    assert back.angles.tolist() == [270]
+    assert back.face_up.tolist() == [False]
+    assert det[det.codes == "5sr"].confidence[0] == pytest.approx(0.9 * 0.95)
+
+
+def test_decode_nothing():
+    assert len(decode(*_maps(), threshold=0.3)) == 0
+
+
+def test_suppress_duplicates_keeps_the_better_of_an_overlapping_pair():
+    boxes = np.array([[0, 0, 10, 10], [1, 0, 11, 10], [30, 30, 40, 40]], np.float32)
+    keep = suppress_duplicates(boxes, np.array([0.5, 0.9, 0.4]))
+    assert keep.tolist() == [1, 2]
+
+
+def test_missing_and_corrupt_model(tmp_path):
+    with pytest.raises(ModelError, match="nope.onnx"):
+        TileDetector(tmp_path / "nope.onnx")
+    bad = tmp_path / "bad.onnx"
+    bad.write_bytes(b"not a model")
+    with pytest.raises(ModelError, match="bad.onnx"):
+        TileDetector(bad)
+
+
+needs_model = pytest.mark.skipif(not DEFAULT_MODEL.is_file(), reason=f"{DEFAULT_MODEL} not built yet")
+
+
+@needs_model
+@pytest.mark.parametrize("tile_px", [14, 32, 64])
+def test_packaged_model_returns_boxes_in_image_pixels(tile_px):
+    rng = np.random.default_rng(0)
+    image = rng.integers(0, 255, (300, 420, 3), dtype=np.uint8)
+    det = TileDetector().detect(image, tile_px)
+    assert det.boxes.dtype == np.float32
+    assert (det.boxes[:, [0, 2]] <= 420).all() and (det.boxes[:, [1, 3]] <= 300).all()
+    assert (det.boxes >= 0).all()
+    assert set(det.angles.tolist()) <= {0, 90, 180, 270}

@@ -1,0 +1,134 @@
+"""``TileDetector``: the ONNX tile net behind one verb, ``detect(image, tile_px) -> TileDetections``.
+
+The net is trained at one tile scale (``models.spec.NATIVE_TILE_PX`` px box width); the detector
+rescales each image so its tiles land there, runs onnxruntime on CPU and decodes the stride-4 maps
+with a handful of vectorised numpy operations (peaks above a threshold, gather, one suppression of
+near-duplicate centres).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from models.spec import ANGLES, NATIVE_TILE_PX, STRIDE
+from tracker.tiles import BACK, STANDING, class_id
+from vision.detections import TileDetections
+
+DEFAULT_MODEL = Path(__file__).resolve().parents[1] / "models" / "tiles.onnx"
+_FACE_DOWN = np.array([class_id(BACK), class_id(STANDING)])
+_ANGLES = np.asarray(ANGLES, dtype=np.int64)
+MIN_TILE_PX, MAX_TILE_PX = 8.0, 256.0
+
+
+class ModelError(Exception):
+    """The model file is missing or cannot be loaded; the message names the file."""
+
+
+class TileDetector:
+    """Loads the model once; ``detect`` is safe to call per frame.
+
+    ``threshold``: minimum centre score for a tile. ``threads``: onnxruntime intra-op threads.
+    """
+
+    def __init__(
+        self, model_path: str | Path = DEFAULT_MODEL, threads: int = 2, threshold: float = 0.3
+    ) -> None:
+        import onnxruntime as ort
+
+        self.model_path = Path(model_path)
+        self.threshold = threshold
+        if not self.model_path.is_file():
+            raise ModelError(f"model file not found: {self.model_path}")
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = threads
+        options.inter_op_num_threads = 1
+        options.log_severity_level = 4
+        try:
+            self.session = ort.InferenceSession(
+                str(self.model_path), options, providers=["CPUExecutionProvider"]
+            )
+        except Exception as err:  # onnxruntime raises several types for a bad file
+            first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+            raise ModelError(f"cannot load model {self.model_path}: {first}") from None
+        self.input_name = self.session.get_inputs()[0].name
+
+    def prepare(self, image: np.ndarray, tile_px: float) -> tuple[np.ndarray, float]:
+        """(H, W, 3) uint8 BGR -> ((1, 3, H', W') float32 input padded to a multiple of 8, scale)."""
+        if image.ndim != 3 or image.shape[2] != 3:
+            raise ValueError(f"expected an (H, W, 3) BGR image, got shape {image.shape}")
+        tile_px = float(np.clip(tile_px, MIN_TILE_PX, MAX_TILE_PX))
+        scale = NATIVE_TILE_PX / tile_px
+        h, w = image.shape[:2]
+        nw, nh = max(8, round(w * scale)), max(8, round(h * scale))
+        interp = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
+        resized = cv2.resize(image, (nw, nh), interpolation=interp)
+        ph, pw = -nh % 8, -nw % 8
+        if ph or pw:
+            resized = cv2.copyMakeBorder(resized, 0, ph, 0, pw, cv2.BORDER_CONSTANT, value=(128, 128, 128))
+        x = resized.transpose(2, 0, 1)[None].astype(np.float32) * np.float32(1 / 255)
+        return x, nw / w
+
+    def detect(self, image: np.ndarray, tile_px: float) -> TileDetections:
+        """Tiles in an (H, W, 3) uint8 BGR image whose tiles are about ``tile_px`` px wide."""
+        x, scale = self.prepare(image, tile_px)
+        peaks, cls, size, offset, orient = self.session.run(None, {self.input_name: x})
+        found = decode(peaks[0, 0], cls[0], size[0], offset[0], orient[0], self.threshold)
+        h, w = image.shape[:2]
+        boxes = np.clip(found.boxes / np.float32(scale), 0, [w, h, w, h]).astype(np.float32)
+        return TileDetections(boxes, found.class_ids, found.angles, found.face_up, found.confidence)
+
+
+def decode(
+    peaks: np.ndarray,
+    cls: np.ndarray,
+    size: np.ndarray,
+    offset: np.ndarray,
+    orient: np.ndarray,
+    threshold: float,
+) -> TileDetections:
+    """Net maps of one image -> TileDetections in net-input px.
+
+    ``peaks`` (h, w) local-maximum scores, ``cls`` (C, h, w), ``size`` (2, h, w) px, ``offset``
+    (2, h, w) in cells, ``orient`` (4, h, w).
+    """
+    ys, xs = np.nonzero(peaks > threshold)
+    if not len(ys):
+        return TileDetections.empty()
+    score = peaks[ys, xs]
+    probs = cls[:, ys, xs]  # (C, K)
+    ids = probs.argmax(axis=0)
+    cx = (xs + offset[0, ys, xs]) * STRIDE
+    cy = (ys + offset[1, ys, xs]) * STRIDE
+    bw, bh = size[0, ys, xs], size[1, ys, xs]
+    boxes = np.stack([cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2], axis=1).astype(np.float32)
+    keep = suppress_duplicates(boxes, score)
+    ids = ids[keep].astype(np.int64)
+    return TileDetections(
+        boxes=boxes[keep],
+        class_ids=ids,
+        angles=_ANGLES[orient[:, ys[keep], xs[keep]].argmax(axis=0)],
+        face_up=~np.isin(ids, _FACE_DOWN),
+        confidence=(score[keep] * probs[ids, keep]).astype(np.float32),
+    )
+
+
+def suppress_duplicates(boxes: np.ndarray, score: np.ndarray, iou: float = 0.5) -> np.ndarray:
+    """Indices of boxes kept after dropping any box overlapping a higher-scoring one by >= ``iou``.
+
+    One (K, K) IoU matrix instead of a sequential NMS loop: a box is dropped if any better box
+    overlaps it, even one that is itself dropped (fine for tiles, which do not overlap in truth).
+    """
+    order = np.argsort(-score, kind="stable")
+    b = boxes[order]
+    x1 = np.maximum(b[:, None, 0], b[None, :, 0])
+    y1 = np.maximum(b[:, None, 1], b[None, :, 1])
+    x2 = np.minimum(b[:, None, 2], b[None, :, 2])
+    y2 = np.minimum(b[:, None, 3], b[None, :, 3])
+    inter = np.clip(x2 - x1, 0, None) * np.clip(y2 - y1, 0, None)
+    area = (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])
+    overlap = inter / np.maximum(area[:, None] + area[None, :] - inter, 1e-6)
+    worse_overlapped = np.triu(overlap >= iou, k=1).any(axis=0)  # column j overlapped by a better i < j
+    return np.sort(order[~worse_overlapped])
