@@ -13,7 +13,7 @@ import sys
 from tracker.commands import CommandError
 from tracker.logs import LogError
 
-COMMAND_MODULES = ("tracker.commands.logs", "vision.detect_command")
+COMMAND_MODULES = ("tracker.commands.logs", "vision.detect_command", "datasets.commands")
 
 
 def build_parser() -> argparse.ArgumentParser:

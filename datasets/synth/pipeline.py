@@ -1,0 +1,80 @@
+"""From a log and a request to a rendered clip: select kyoku, stage faults, render."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from datasets.synth.faults import FaultError, stage_faults
+from datasets.synth.render import ClipRenderer, RenderOptions
+from datasets.tileset import load_tileset
+from tracker.table.layout import RULES_BY_NAME
+
+
+class SynthRequest(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    tileset: str | None = None
+    seed: int = 0
+    camera: str = "tilted"
+    kyoku: tuple[int, int] | None = None
+    fps: float = Field(30.0, gt=0, le=120)
+    size: tuple[int, int] | None = None
+    pace: float = Field(1.0, gt=0, le=50)
+    rules: str = "mleague"
+    keyframe_every: int = Field(1, ge=1)
+
+
+def select_kyoku(events: list, first: int, last: int) -> list:
+    """start_game, kyoku first..last (0-based, inclusive), end_game."""
+    starts = [i for i, e in enumerate(events) if e.type == "start_kyoku"]
+    if first >= len(starts):
+        raise ValueError(f"the log has {len(starts)} kyoku, no kyoku {first}")
+    last = min(last, len(starts) - 1)
+    end = (
+        starts[last + 1]
+        if last + 1 < len(starts)
+        else next((i for i, e in enumerate(events) if e.type == "end_game"), len(events))
+    )
+    head = [e for e in events[: starts[0]] if e.type == "start_game"]
+    tail = [e for e in events[end:] if e.type == "end_game"]
+    return head + events[starts[first] : end] + tail
+
+
+def synthesize(
+    events: list,
+    faults: list,
+    request: SynthRequest,
+    out_dir: str | Path,
+    progress: Callable[..., None] | None = None,
+) -> dict:
+    rules = RULES_BY_NAME[request.rules]
+    if request.kyoku is not None:
+        first, last = request.kyoku
+        events = select_kyoku(events, first, last)
+        moved = []
+        for n, f in enumerate(faults):
+            if not first <= f.kyoku <= last:
+                raise FaultError(
+                    f"fault {n} ({f.kind}) is in kyoku {f.kyoku}, outside the rendered {first}-{last}"
+                )
+            moved.append(f.model_copy(update={"kyoku": f.kyoku - first}))
+        faults = moved
+    events, staged = stage_faults(events, faults, rules)
+    tileset = load_tileset(request.tileset)
+    options = RenderOptions(
+        camera=request.camera,
+        fps=request.fps,
+        size=request.size,
+        pace=request.pace,
+        seed=request.seed,
+        rules=rules,
+        keyframe_every=request.keyframe_every,
+    )
+    renderer = ClipRenderer(events, tileset, options, staged)
+    total = max(a.end for a in renderer.actions) + int(request.fps)
+    if progress is not None:
+        progress(0, total)
+    return renderer.render(out_dir, progress)
