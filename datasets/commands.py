@@ -33,7 +33,7 @@ def _cmd_synth(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
     from datasets.synth.faults import FaultError, load_faults
-    from datasets.synth.pipeline import SynthRequest, synthesize
+    from datasets.synth.pipeline import SynthRequest, prepare
     from datasets.tileset import TilesetError
     from tracker.commands import CommandError
     from tracker.logs import load_log
@@ -51,15 +51,20 @@ def _cmd_synth(args: argparse.Namespace) -> int:
             pace=args.pace,
             rules=args.rules,
         )
-        with tqdm(unit="frame", desc="synth", file=sys.stderr, dynamic_ncols=True, mininterval=0.5) as bar:
+        renderer = prepare(events, faults, request)
+        with tqdm(
+            total=renderer.total_frames,
+            unit="frame",
+            desc="synth",
+            file=sys.stderr,
+            dynamic_ncols=True,
+            mininterval=0.5,
+        ) as bar:
 
-            def progress(n: int, total: int | None = None) -> None:
-                if total is not None:
-                    bar.total = total
-                    bar.refresh()
+            def progress(n: int) -> None:
                 bar.update(n)
 
-            truth = synthesize(events, faults, request, args.out, progress)
+            truth = renderer.render(args.out, progress)
     except (FaultError, TilesetError, ValueError) as err:
         raise CommandError(str(err)) from None
     print(

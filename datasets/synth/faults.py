@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
@@ -71,9 +71,10 @@ class SlowDiscard(_Fault):
     seconds: float = Field(gt=0, le=600)
 
 
-Fault = (
-    EarlyDraw | MeldOrientation | HandCount | RiverRow | RiichiUpright | Kuikae | InvalidMeld | SlowDiscard
-)
+Fault = Annotated[
+    EarlyDraw | MeldOrientation | HandCount | RiverRow | RiichiUpright | Kuikae | InvalidMeld | SlowDiscard,
+    Field(discriminator="kind"),
+]
 KINDS = (
     "early_draw",
     "meld_orientation",
@@ -192,6 +193,8 @@ def _stage_early_draw(events, fault, index, staging, staged, where, rules) -> No
         None,
     )
     previous = draw - 1 if draw is not None else None
+    while previous is not None and events[previous].type in ("reach_accepted", "dora"):
+        previous -= 1
     if previous is None or events[previous].type != "dahai" or events[previous].actor != (fault.seat + 3) % 4:
         raise FaultError(
             f"{where}: turn {fault.turn} does not follow kamicha's discard (a call or the deal comes first)"

@@ -43,13 +43,8 @@ def select_kyoku(events: list, first: int, last: int) -> list:
     return head + events[starts[first] : end] + tail
 
 
-def synthesize(
-    events: list,
-    faults: list,
-    request: SynthRequest,
-    out_dir: str | Path,
-    progress: Callable[..., None] | None = None,
-) -> dict:
+def prepare(events: list, faults: list, request: SynthRequest) -> ClipRenderer:
+    """Everything that can fail on bad input happens here, before any file is written."""
     rules = RULES_BY_NAME[request.rules]
     if request.kyoku is not None:
         first, last = request.kyoku
@@ -73,8 +68,17 @@ def synthesize(
         rules=rules,
         keyframe_every=request.keyframe_every,
     )
-    renderer = ClipRenderer(events, tileset, options, staged)
-    total = max(a.end for a in renderer.actions) + int(request.fps)
+    return ClipRenderer(events, tileset, options, staged)
+
+
+def synthesize(
+    events: list,
+    faults: list,
+    request: SynthRequest,
+    out_dir: str | Path,
+    progress: Callable[..., None] | None = None,
+) -> dict:
+    renderer = prepare(events, faults, request)
     if progress is not None:
-        progress(0, total)
+        progress(0, renderer.total_frames)
     return renderer.render(out_dir, progress)

@@ -13,7 +13,7 @@ from datasets.scene.arms import arm_path, draw_arm
 from datasets.scene.camera import PRESETS, CameraModel, CameraPreset
 from datasets.scene.optics import Optics
 from datasets.scene.painter import Canvas, felt_image, paint_tiles
-from datasets.scene.placements import FACE_DOWN, STANDING, ZONES, Placements, to_table
+from datasets.scene.placements import FACE_DOWN, FACE_UP, STANDING, ZONES, Placements, to_table
 from datasets.scene.style import Style, random_style
 from datasets.scene.wall import WallModel
 from datasets.synth.timeline import Action, Timeline, TimingPlan
@@ -23,6 +23,19 @@ from tracker import tiles
 from tracker.table import layout
 from tracker.table.layout import TableRules
 from tracker.table.state import TableState
+
+
+def tenpai_hand(hand: list[str]) -> list[str] | None:
+    """The hand if it is known and one tile from complete (laid open at an exhaustive draw)."""
+    if not hand or "?" in hand or len(hand) % 3 != 1:
+        return None
+    from mahjong.shanten import Shanten
+
+    counts = [0] * 34
+    for code in hand:
+        counts[tiles.kind34(code)] += 1
+    return list(hand) if Shanten().calculate_shanten(counts) == 0 else None
+
 
 CANVAS_HALF = 560.0  # mm of felt the canvas covers each way from the centre
 OVERSAMPLE = 1.6  # canvas px per image px at the table centre
@@ -80,6 +93,7 @@ class ClipRenderer:
         self.felt = felt_image(self.canvas, self.style, self.rng)
         self.optics = Optics(self.camera, self.canvas, self.style, self.rng)
         self.actions = Timeline(options.fps, options.pace, self.rng).schedule(events, self.staged.timing)
+        self.total_frames = max(a.end for a in self.actions) + int(options.fps)
 
     # --- the world at a moment --------------------------------------------------------------
 
@@ -145,7 +159,8 @@ class ClipRenderer:
                 hand.append(self.state.seats[e.target].river[-1].code)
             self.staging.open_hands[e.actor] = tiles.sorted_codes(hand)
         elif e.type == "ryukyoku":
-            for s, hand in enumerate(e.hands or []):
+            hands = e.hands or [tenpai_hand(seat.hand) for seat in self.state.seats]
+            for s, hand in enumerate(hands):
                 if hand:
                     self.staging.open_hands[s] = tiles.sorted_codes(hand)
         elif e.type == "end_kyoku":
@@ -211,7 +226,7 @@ class ClipRenderer:
                 "zone": ZONES[placed.zone[i]],
                 "box": [int(x0y0[j][0]), int(x0y0[j][1]), int(x1y1[j][0]), int(x1y1[j][1])],
                 "angle": round((placed.angle[i] + self.camera.yaw_deg) % 360, 1),
-                "face_up": visible == code,
+                "face_up": bool(look == FACE_UP),
             }
             if visible != code and code != "back":
                 item["tile"] = code
@@ -253,7 +268,6 @@ class ClipRenderer:
         out_dir.mkdir(parents=True, exist_ok=True)
         preset = self.camera.preset
         fps = self.opt.fps
-        self.total_frames = max(a.end for a in self.actions) + int(fps)
         self.state = TableState(self.opt.rules)
         self.staging = tl.Staging()
         self.wall = None
@@ -403,6 +417,7 @@ class ClipRenderer:
             "camera": self.camera.preset.model_dump(),
             "tileset": self.tileset.name,
             "seed": self.opt.seed,
+            "style": self.style.model_dump(mode="json"),
             "events": events,
             "alerts": alerts,
             "keyframes": keyframes,
