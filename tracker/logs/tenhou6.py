@@ -314,6 +314,9 @@ class _KyokuReader:
         for p in range(4):
             if sim.tp[p] != len(self.takes[p]) or sim.dp[p] != len(self.discards[p]):
                 return None
+        # a win on the replacement tile of an open kan: tables that turn open-kan indicators at
+        # once (M-League) list that indicator, tenhou does not; _reveal only shows listed ones
+        self._flush_dora(sim)
         if sim.doras_shown != len(self.doras):
             return None
         events = sim.events

@@ -98,3 +98,41 @@ def test_load_log_detects_both_formats(tmp_path):
     mjai_file = tmp_path / "game.log"  # no telling extension: detection is by content
     mjai_file.write_text(write_mjai(events))
     assert [e.to_json() for e in load_log(mjai_file)] == [e.to_json() for e in events]
+
+
+# A jansou m-league kyoku (MIT): seat 1 wins on the replacement tile of its daiminkan (9m). The
+# M-League turns an open kan's indicator at once, so the log lists it (6s) although no discard
+# followed; tenhou would not. Reading it used to fail ("cannot be replayed").
+RINSHAN_AFTER_DAIMINKAN = [
+    [7, 0, 0],
+    [-44700, 54000, 73700, 17000],
+    [33, 42, 36],
+    [],
+    [52, 28, 28, 19, 18, 15, 38, 21, 11, 31, 46, 41, 33],
+    [25, 47, 47, 27, 47, 23, 42, 25, 47, 32, 43, 12, 29],
+    [46, 41, 21, 11, 38, 15, 60, 23, "474747a47", 27, 60, 60, 60],
+    [22, 17, 42, 18, 29, 42, 29, 14, 35, 24, 11, 32, 41],
+    [43, 44, 39, 32, 46, 34, "p424242", "c232224", 29, 43, 34, "m29292929", 19],
+    [11, 41, 43, 14, 60, 39, 44, 32, 32, 60, 35, 0],
+    [23, 12, 38, 19, 13, 15, 35, 34, 19, 31, 35, 43, 53],
+    [51, 27, 18, 11, 28, 38, 31, 33, 26, 46, 37],
+    [31, 43, 38, 19, 34, 60, 23, 31, "r33", 60, 60],
+    [45, 21, 21, 17, 14, 12, 36, 39, 45, 27, 37, 22, 13],
+    [23, 13, 36, 26, 11, 26, 25, 41, 21, 32, 34, 39],
+    [21, 13, 27, 17, 60, 39, 26, 60, 21, 60, 60, 60],
+    ["和了", [-2000, 9000, -2000, -4000], [1, 1, 1, ""]],
+]
+
+
+def test_rinshan_win_after_daiminkan_with_the_kan_indicator_listed():
+    data = {
+        "title": ["", ""],
+        "name": ["A", "B", "C", "D"],
+        "rule": {"aka": 1},
+        "log": [RINSHAN_AFTER_DAIMINKAN],
+    }
+    events = read_log_text(json.dumps(data, ensure_ascii=False), "<test>")
+    tail = [e.type for e in events[-5:]]
+    assert tail == ["tsumo", "dora", "hora", "end_kyoku", "end_game"]
+    assert events[-4].dora_marker == "6s"
+    assert round_trip(data) == data

@@ -1,0 +1,105 @@
+"""The checker: ``rules.check(event, state) -> list[Alert]`` and a live feeder owning its state.
+
+``Rules.check`` takes the TableState *before* the event (the caller applies the event after),
+runs every check (``rules_check.checks.CHECKS``), prices each finding under the ruleset, drops
+the ones the ruleset does not check, reports each ``once`` finding once per kyoku, and marks a
+seat dead (和了放棄 / 相公) after a penalty that kills the hand, so its later calls and wins are
+illegal. ``RulesChecker`` is the live form: ``feed(event)`` one event at a time, no look-ahead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from rules_check.alert import Alert
+from rules_check.checks import CHECKS
+from rules_check.ruleset import DEAD_PENALTIES, RuleSet
+from rules_check.situation import Finding, Situation
+from rules_check.value import HandValue, hand_value
+from tracker.table.state import StateError, TableState
+
+Check = Callable[[object, Situation], list[Finding]]
+
+
+class Rules:
+    """Stateless about the table (passed in); remembers dead seats and what it already reported."""
+
+    def __init__(self, ruleset: RuleSet, checks: Iterable[Check] = CHECKS):
+        self.ruleset = ruleset
+        self.checks = tuple(checks)
+        self._dead: set[int] = set()
+        self._reported: set[tuple] = set()
+        self._count = 0
+        self._kyoku = 0
+
+    @property
+    def dead(self) -> frozenset[int]:
+        return frozenset(self._dead)
+
+    def check(self, event, state: TableState) -> list[Alert]:
+        if event.type == "start_kyoku":
+            self._dead.clear()
+            self._reported.clear()
+            self._kyoku += 1
+        situation = Situation(state, self.ruleset, frozenset(self._dead))
+        alerts = []
+        for check in self.checks:
+            for finding in check(event, situation):
+                alert = self._alert(finding, event)
+                if alert is not None:
+                    alerts.append(alert)
+        return alerts
+
+    def _alert(self, finding: Finding, event) -> Alert | None:
+        penalty = self.ruleset.penalty(finding.code, finding.case)
+        if penalty is None:
+            return None
+        if finding.once is not None:
+            key = (finding.code, finding.seat, finding.once)
+            if key in self._reported:
+                return None
+            self._reported.add(key)
+        if penalty in DEAD_PENALTIES and finding.seat is not None:
+            self._dead.add(finding.seat)
+        self._count += 1
+        return Alert(
+            id=f"k{self._kyoku:02d}-a{self._count:04d}",
+            code=finding.code,
+            seat=finding.seat,
+            rules=self.ruleset.name,
+            penalty=penalty,
+            t=event.t,
+            frame=event.frame,
+            message=finding.message,
+        )
+
+
+class RulesChecker:
+    """Feed events live; holds its own TableState, the alerts so far and each win's hand value."""
+
+    def __init__(self, ruleset: RuleSet):
+        self.ruleset = ruleset
+        self.rules = Rules(ruleset)
+        self.state = TableState(ruleset.table)
+        self.alerts: list[Alert] = []
+        self.values: list[HandValue] = []
+        self.state_errors: list[str] = []
+
+    def feed(self, event) -> list[Alert]:
+        alerts = self.rules.check(event, self.state)
+        if event.type == "hora":
+            value = hand_value(event, self.state, self.ruleset)
+            if value is not None:
+                self.values.append(value)
+        try:
+            self.state.update(event)
+        except StateError as err:  # an observed event the record cannot hold: keep watching
+            self.state_errors.append(f"{event.type}: {err}")
+        self.alerts.extend(alerts)
+        return alerts
+
+    def feed_all(self, events: Iterable) -> list[Alert]:
+        out = []
+        for event in events:
+            out.extend(self.feed(event))
+        return out

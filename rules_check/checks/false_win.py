@@ -1,0 +1,98 @@
+"""False win (错和/诈和): a win declared on a hand that is no win.
+
+Cases of ``false_win``:
+
+* ``not_complete`` — the revealed hand is not pair + sets / seven pairs / thirteen orphans
+  (M-League ch.5 §1.1; MCR 003 和牌的要求 (一), which PyMahjongGB judges).
+* ``no_yaku`` — riichi rules: no yaku (M-League ch.1 §3 一翻缚; 004 七.7.1).
+* ``furiten`` — ron while furiten (M-League ch.5 §5; 004 振听): a wait in the winner's own
+  discards, a winning tile passed since its last discard, or passed after its riichi.
+* ``below_min_fan`` — MCR: fewer than 8 fan without flowers (003 和牌的前提 2).
+* ``dead_hand`` — a win by a seat whose hand is dead (和了放棄, 相公).
+
+Penalty: M-League ``chombo`` (ch.7 §4.2(1)); riichi ``chombo`` (004 七.4: 诈和 按照违规处理);
+MCR ``penalty_points`` (003 罚分). Judged only when the hand is known: laid open in ``Hora.hand``
+or known to the state (a full game record).
+"""
+
+from __future__ import annotations
+
+from rules_check.hands import waits, winning_hand
+from rules_check.situation import Finding, Situation
+from rules_check.value import NoValue, evaluate
+from tracker import tiles
+
+CODE = "false_win"
+ARTICLES = {
+    "mleague": "M-League ch.7 §4.2(1)",
+    "riichi": "004 七.4",
+    "mcr": "003 和牌的前提",
+}
+
+
+def furiten_reason(event, situation: Situation, hand: list[str], pai: str) -> str | None:
+    """Why a ron is furiten, or None."""
+    seat = event.actor
+    concealed = list(hand)
+    concealed.remove(pai)
+    wanted = waits(concealed)
+    history = situation.history
+    # the winning discard (or robbed kakan) is the last play of the target: not "passed"
+    end = len(history)
+    for i in range(len(history) - 1, -1, -1):
+        e = history[i]
+        if e.type in ("dahai", "kakan") and e.actor == event.target:
+            end = i
+            break
+    last_own = None
+    reach_at = None
+    for i, e in enumerate(history[:end]):
+        if e.type == "dahai" and e.actor == seat:
+            if tiles.deaka(e.pai) in wanted:
+                return f"{e.pai} is in the winner's own discards"
+            last_own = i
+        if e.type == "reach" and e.actor == seat:
+            reach_at = i
+    since = last_own if reach_at is None else min(x for x in (last_own, reach_at) if x is not None)
+    if since is None:
+        return None
+    for e in history[since + 1 : end]:
+        if e.type in ("dahai", "kakan") and e.actor != seat and tiles.deaka(e.pai) in wanted:
+            when = "after riichi" if reach_at is not None and reach_at <= since else "since its last discard"
+            return f"{e.pai} from seat {e.actor} was passed {when}"
+    return None
+
+
+def check(event, situation: Situation) -> list[Finding]:
+    if event.type != "hora":
+        return []
+    seat = event.actor
+    where = situation.article(ARTICLES)
+    if seat in situation.dead:
+        return [
+            Finding(
+                CODE, seat, f"win declared by seat {seat}, whose hand is dead ({where})", case="dead_hand"
+            )
+        ]
+    found = winning_hand(event, situation.table)
+    if found is None:
+        return []
+    hand, pai = found
+    shown = tiles.dump(tiles.sorted_codes(hand))
+    try:
+        value = evaluate(event, situation.table, situation.ruleset)
+    except NoValue as err:
+        reason = str(err)
+        if reason == "no_yaku":
+            case, text = "no_yaku", "no yaku"
+        elif "fan" in reason:
+            case, text = "below_min_fan", reason
+        else:
+            case, text = "not_complete", "the hand is not complete"
+        return [Finding(CODE, seat, f"false win on {pai} with {shown}: {text} ({where})", case=case)]
+    if value is None or situation.ruleset.scoring == "mcr" or event.actor == event.target:
+        return []
+    why = furiten_reason(event, situation, hand, pai)
+    if why:
+        return [Finding(CODE, seat, f"furiten ron on {pai} with {shown}: {why} ({where})", case="furiten")]
+    return []

@@ -1,0 +1,67 @@
+"""错吃 / 错碰 / 错杠: the tiles of a call do not form the declared set.
+
+M-League ch.7 §3 (错吃指副露的三张牌无法组成顺子。错碰、错杠同理) — ``dead_hand``. MCR: the exposed
+"set" is none, the hand cannot win legally — ``xianggong``.
+
+Code ``invalid_meld``: the tiles the camera saw laid (``laid``, face-up ones), or the event's own
+called + consumed tiles, are not a run of one suit (chi), three of a kind (pon) or four (kans).
+"""
+
+from __future__ import annotations
+
+from rules_check.situation import Finding, Situation
+from tracker import tiles
+
+CODE = "invalid_meld"
+ARTICLES = {"mleague": "M-League ch.7 §3", "riichi": "M-League ch.7 §3 practice", "mcr": "002 相公"}
+_SIZE = {"chi": 3, "pon": 3, "daiminkan": 4, "kakan": 4, "ankan": 4}
+_NAME = {"chi": "错吃", "pon": "错碰", "daiminkan": "错杠", "kakan": "错杠", "ankan": "错杠"}
+
+
+def is_set(kind: str, codes: list[str]) -> bool:
+    """Whether the (known) tiles can be the declared set; unknown faces are not held against it."""
+    seen = [tiles.deaka(c) for c in codes if c in tiles.GAME_CODES and c != tiles.UNKNOWN]
+    if any(tiles.is_bonus(c) for c in seen):
+        return False
+    if kind != "chi":
+        return len(set(seen)) <= 1
+    suits = {tiles.suit(c) for c in seen}
+    if not suits <= set(tiles.SUITS) or len(suits) > 1:
+        return False
+    numbers = sorted(tiles.number(c) for c in seen)
+    if len(set(numbers)) != len(numbers):
+        return False
+    return not numbers or numbers[-1] - numbers[0] <= 2
+
+
+def check(event, situation: Situation) -> list[Finding]:
+    if event.type not in _SIZE:
+        return []
+    if event.type == "kakan":
+        declared = [event.pai] + list(event.consumed)
+    elif event.type == "ankan":
+        declared = list(event.consumed)
+    else:
+        declared = [event.pai] + list(event.consumed)
+    problems = []
+    if not is_set(event.type, declared):
+        problems.append(f"declared tiles {tiles.dump(declared)}")
+    laid = getattr(event, "laid", None)
+    if laid is not None:
+        up = [c for i, c in enumerate(laid.tiles) if i not in laid.face_down]
+        if not is_set(event.type, up) or len(laid.tiles) != _SIZE[event.type]:
+            problems.append(f"laid tiles {' '.join(laid.tiles)}")
+    if event.type == "kakan":
+        pon = [m for m in situation.table.seats[event.actor].melds if m.type == "pon"]
+        if pon and not any(tiles.deaka(m.tiles[0]) == tiles.deaka(event.pai) for m in pon):
+            problems.append(f"no pon of {event.pai} to add to")
+    if not problems:
+        return []
+    return [
+        Finding(
+            CODE,
+            event.actor,
+            f"{_NAME[event.type]} invalid {event.type}: {'; '.join(problems)} do not form the set "
+            f"({situation.article(ARTICLES)})",
+        )
+    ]

@@ -1,0 +1,62 @@
+"""食替 kuikae: right after a chi or pon, discarding a tile that forms a set with the exposed pair or
+partial run.
+
+M-League ch.7 §2.2(3): 食替指碰或吃时，打出的牌与副露的对子或搭子能组成面子 — both the called kind
+(genbutsu) and the other end of a two-sided run (suji: chi 6 with 45, discard 3) — ``dead_hand``.
+004 七.3 吃换 (the same swap; ``dead_hand`` in the riichi profile). MCR allows it (003 五).
+
+Code ``kuikae``. A discard on a later turn, or one that forms no set with the exposed tiles (chi 5
+with 46 then 2 or 8; chi 3 with 12 then 6), is legal.
+"""
+
+from __future__ import annotations
+
+from rules_check.situation import Finding, Situation
+from tracker import tiles
+
+CODE = "kuikae"
+ARTICLES = {"mleague": "M-League ch.7 §2.2(3)", "riichi": "004 七.3 吃换"}
+
+
+def forbidden(call) -> set[str]:
+    """Kinds (plain codes) that complete a set with the tiles the call exposed from the hand."""
+    a, b = (tiles.deaka(c) for c in call.consumed)
+    if call.type == "pon":
+        return {a}
+    suit = tiles.suit(a)
+    lo, hi = sorted((tiles.number(a), tiles.number(b)))
+    if suit not in tiles.SUITS or tiles.suit(b) != suit:
+        return set()
+    if hi - lo == 1:
+        ends = (lo - 1, hi + 1)
+    elif hi - lo == 2:
+        ends = (lo + 1,)
+    else:
+        return set()
+    return {f"{n}{suit}" for n in ends if 1 <= n <= 9}
+
+
+def check(event, situation: Situation) -> list[Finding]:
+    if event.type != "dahai" or situation.ruleset.kuikae == "none":
+        return []
+    last = next(
+        (
+            e
+            for e in reversed(situation.history)
+            if e.type in ("tsumo", "dahai", "chi", "pon", "daiminkan", "kakan", "ankan", "flower")
+        ),
+        None,
+    )
+    if last is None or last.type not in ("chi", "pon") or last.actor != event.actor:
+        return []
+    if tiles.deaka(event.pai) not in forbidden(last):
+        return []
+    exposed = tiles.dump(last.consumed)
+    return [
+        Finding(
+            CODE,
+            event.actor,
+            f"食替 kuikae: discarded {event.pai} right after {last.type} of {last.pai} with {exposed}; "
+            f"it forms a set with the exposed tiles ({situation.article(ARTICLES)})",
+        )
+    ]

@@ -1,0 +1,39 @@
+"""Noten riichi (不听立直): at an exhaustive draw a riichi player's hand is not tenpai.
+
+M-League ch.7 §4.2(2) — ``chombo`` (tenpai as in ch.3 §11.2: a wait whose four tiles are all in
+one's own hand and melds does not count); 004 8.1.2 (虚假立直 is punished) — ``chombo``. Not in MCR.
+
+Code ``noten_riichi``. Judged from the hands laid open (``Ryukyoku.hands``) or a fully known
+state; abortive draws show no hands and are skipped.
+"""
+
+from __future__ import annotations
+
+from rules_check.hands import is_tenpai, revealed_at_draw
+from rules_check.situation import ABORTIVE, Finding, Situation
+from tracker import tiles
+
+CODE = "noten_riichi"
+ARTICLES = {"mleague": "M-League ch.7 §4.2(2)", "riichi": "004 8.1.2"}
+
+
+def check(event, situation: Situation) -> list[Finding]:
+    if event.type != "ryukyoku" or (event.reason in ABORTIVE):
+        return []
+    out = []
+    for seat, state in enumerate(situation.table.seats):
+        if not state.riichi:
+            continue
+        hand = revealed_at_draw(event, situation.table, seat)
+        if hand is None or len(hand) % 3 != 1:
+            continue
+        if not is_tenpai(situation.table, seat, hand, situation.ruleset.tenpai_needs_live_wait):
+            out.append(
+                Finding(
+                    CODE,
+                    seat,
+                    f"noten riichi: seat {seat} shows {tiles.dump(tiles.sorted_codes(hand))}, not tenpai "
+                    f"({situation.article(ARTICLES)})",
+                )
+            )
+    return out

@@ -1,0 +1,32 @@
+"""The riichi declaration tile must lie sideways; if it is called, the next discard does.
+
+M-League ch.4 §8.2 (立直宣言 ... 将打出牌横置) and §8.4 (若立直宣言牌被吃、碰、杠，则下一巡的打出
+牌需横置); 004 役 立直 (将牌横向打出). No penalty named: ``warning``. Not in MCR (no riichi).
+
+Code ``riichi_not_sideways``; needs ``Dahai.slot``.
+"""
+
+from __future__ import annotations
+
+from rules_check.situation import Finding, Situation
+
+CODE = "riichi_not_sideways"
+ARTICLES = {"mleague": "M-League ch.4 §8.2, §8.4", "riichi": "004 役 立直"}
+
+
+def check(event, situation: Situation) -> list[Finding]:
+    if event.type != "dahai" or event.slot is None or event.slot.sideways:
+        return []
+    seat = situation.table.seats[event.actor]
+    if not seat.sideways_next:
+        return []
+    called = any(s.sideways and s.called_away for s in seat.river)
+    what = "the discard after the called riichi tile" if called else "the riichi declaration tile"
+    return [
+        Finding(
+            CODE,
+            event.actor,
+            f"{what} ({event.pai}) is upright, it must lie sideways ({situation.article(ARTICLES)})",
+            case="after_call" if called else None,
+        )
+    ]

@@ -1,0 +1,110 @@
+from rules_check.ruleset import MCR, MLEAGUE, RIICHI
+from tests.rules_check.kit import HANDS, draw, feed, found, start
+from tracker import events as ev
+
+# seat 0: 234m 456p 666s 55p + 23s, waiting on 1s / 4s (4s: tanyao; 1s: no yaku unless riichi)
+
+
+def opening(riichi: bool = False, own_discard: str | None = None) -> list:
+    """Seat 0 draws N (or ``own_discard``) and discards it, as a riichi declaration if asked."""
+    stream = start()
+    pai = "N"
+    stream.append(ev.Tsumo(actor=0, pai=pai))
+    if riichi:
+        stream.append(ev.Reach(actor=0))
+    stream.append(ev.Dahai(actor=0, pai=pai, tsumogiri=True))
+    if riichi:
+        stream.append(ev.ReachAccepted(actor=0))
+    return stream
+
+
+def test_ron_on_a_complete_hand_with_yaku_is_fine():
+    stream = opening() + draw(1, "P") + draw(2, "P") + draw(3, "4s") + [ev.Hora(actor=0, target=3)]
+    checker = feed(stream)
+    assert found(checker) == []
+    assert checker.values[0].han >= 1
+
+
+def test_ron_without_yaku():
+    stream = opening() + draw(1, "P") + draw(2, "P") + draw(3, "1s") + [ev.Hora(actor=0, target=3)]
+    checker = feed(stream)
+    assert found(checker) == [("false_win", 0, "chombo")]
+    assert "no yaku" in checker.alerts[0].message
+
+
+def test_the_hand_laid_open_is_not_complete():
+    stream = opening() + draw(1, "P") + draw(2, "P") + draw(3, "4s")
+    stream += [
+        ev.Hora(
+            actor=0,
+            target=3,
+            hand=["2m", "3m", "4m", "4p", "5p", "6p", "6s", "7s", "8s", "2s", "3s", "5p", "7p"],
+        )
+    ]
+    checker = feed(stream)
+    assert found(checker) == [("false_win", 0, "chombo")]
+    assert "not complete" in checker.alerts[0].message
+
+
+def test_furiten_ron_on_own_discarded_wait_and_furiten_tsumo_is_fine():
+    # seat 0 held 4s and riichi'd discarding it: waits 1s/4s, 4s is in its river
+    hands = ["234m456p678s234s5p", *HANDS[1:]]
+    base = start(hands) + [
+        ev.Tsumo(actor=0, pai="5p"),
+        ev.Reach(actor=0),
+        ev.Dahai(actor=0, pai="4s", tsumogiri=False),
+    ]
+    base += [ev.ReachAccepted(actor=0)] + draw(1, "P") + draw(2, "P")
+    ron = base + draw(3, "1s") + [ev.Hora(actor=0, target=3)]
+    checker = feed(ron)
+    assert found(checker) == [("false_win", 0, "chombo")]
+    assert "furiten" in checker.alerts[0].message and "own discards" in checker.alerts[0].message
+    tsumo = base + draw(3, "P") + [ev.Tsumo(actor=0, pai="1s"), ev.Hora(actor=0, target=0)]
+    checker = feed(tsumo)
+    assert found(checker) == []
+    assert checker.values[0].tsumo and checker.values[0].han >= 3  # riichi, tsumo, ...
+
+
+def test_temporary_furiten_after_passing_the_winning_tile():
+    stream = opening() + draw(1, "4s") + draw(2, "P") + draw(3, "4s") + [ev.Hora(actor=0, target=3)]
+    checker = feed(stream)
+    assert found(checker) == [("false_win", 0, "chombo")]
+    assert "passed since its last discard" in checker.alerts[0].message
+    # after its own next discard the temporary furiten is over
+    later = opening() + draw(1, "4s") + draw(2, "P") + draw(3, "P") + draw(0, "C") + draw(1, "P")
+    later += draw(2, "4s") + [ev.Hora(actor=0, target=2)]
+    assert found(feed(later)) == []
+
+
+def test_riichi_furiten_lasts():
+    stream = opening(riichi=True) + draw(1, "4s") + draw(2, "P") + draw(3, "P") + draw(0, "C") + draw(1, "P")
+    stream += draw(2, "1s") + [ev.Hora(actor=0, target=2)]
+    checker = feed(stream, RIICHI)
+    assert found(checker) == [("false_win", 0, "chombo")]
+    assert "after riichi" in checker.alerts[0].message
+
+
+def test_a_dead_hand_cannot_win():
+    stream = opening() + [ev.HandCount(actor=0, count=12)] + draw(1, "P") + draw(2, "P") + draw(3, "4s")
+    stream += [ev.Hora(actor=0, target=3)]
+    assert found(feed(stream, MLEAGUE)) == [("tile_count_short", 0, "dead_hand"), ("false_win", 0, "chombo")]
+
+
+def test_mcr_needs_eight_fan():
+    # 123456789m 123p + 5p: pure straight (清龙, 16) on 5p; 234m 456p 678s 23s 55p + 4s is a few fan only
+    rich = ["123456789m123p5p", "111999s777888m2z", "1112223336667z", "444z555z11999p22s"]
+    stream = (
+        start(rich)
+        + draw(0, "N")
+        + draw(1, "P")
+        + draw(2, "P")
+        + draw(3, "5p")
+        + [ev.Hora(actor=0, target=3)]
+    )
+    checker = feed(stream, MCR)
+    assert found(checker) == []
+    assert checker.values[0].fan >= 16 and any(y.name == "清龙" for y in checker.values[0].yaku)
+    poor = start() + draw(0, "N") + draw(1, "P") + draw(2, "P") + draw(3, "4s") + [ev.Hora(actor=0, target=3)]
+    checker = feed(poor, MCR)
+    assert found(checker) == [("false_win", 0, "penalty_points")]
+    assert "below the 8-fan minimum" in checker.alerts[0].message

@@ -1,0 +1,58 @@
+from rules_check.ruleset import MCR
+from tests.rules_check.kit import draw, feed, found, start
+from tracker import events as ev
+
+CHI_HANDS = ["234m456p678m23p55p", "123456789s1234p", "77m111999s888m23z", "1112223336667z"]
+
+
+def chi(laid_tiles: list[str]) -> list:
+    laid = ev.MeldPlacement(tiles=laid_tiles, sideways=[0])
+    stream = start(CHI_HANDS) + draw(0, "4s")
+    return stream + [
+        ev.Chi(actor=1, target=0, pai="4s", consumed=["2s", "3s"], laid=laid),
+        ev.Dahai(actor=1, pai="9s", tsumogiri=False),
+    ]
+
+
+def test_a_run_laid_as_declared_is_fine():
+    assert found(feed(chi(["4s", "2s", "3s"]))) == []
+
+
+def test_chi_laid_with_a_tile_that_makes_no_run():
+    checker = feed(chi(["4s", "2s", "7s"]))
+    assert found(checker) == [("invalid_meld", 1, "dead_hand")]
+    assert "错吃" in checker.alerts[0].message
+    assert found(feed(chi(["4s", "2s", "7s"]), MCR)) == [("invalid_meld", 1, "xianggong")]
+
+
+def test_pon_declared_with_a_different_tile():
+    stream = start(CHI_HANDS) + draw(0, "7m")
+    stream += [
+        ev.Pon(
+            actor=2,
+            target=0,
+            pai="7m",
+            consumed=["7m", "7m"],
+            laid=ev.MeldPlacement(tiles=["7m", "7m", "8m"], sideways=[1]),
+        )
+    ]
+    stream += [ev.Dahai(actor=2, pai="W", tsumogiri=False)]
+    checker = feed(stream)
+    assert found(checker) == [("invalid_meld", 2, "dead_hand")]
+    assert "错碰" in checker.alerts[0].message
+
+
+def test_ankan_with_face_down_tiles_is_judged_on_its_face_up_ones():
+    hands = ["2222m456p678s23s5p", *CHI_HANDS[1:]]
+    for up, want in ((["2m", "2m"], []), (["2m", "3m"], [("invalid_meld", 0, "dead_hand")])):
+        laid = ev.MeldPlacement(tiles=[up[0], "back", "back", up[1]], face_down=[1, 2])
+        stream = start(hands) + [
+            ev.Tsumo(actor=0, pai="5p"),
+            ev.Ankan(actor=0, consumed=["2m"] * 4, laid=laid),
+        ]
+        stream += [
+            ev.Dora(dora_marker="1s"),
+            ev.Tsumo(actor=0, pai="N"),
+            ev.Dahai(actor=0, pai="N", tsumogiri=True),
+        ]
+        assert found(feed(stream)) == want

@@ -1,0 +1,55 @@
+import pytest
+
+from rules_check.ruleset import MCR, MLEAGUE, RIICHI
+from tests.rules_check.kit import draw, feed, found, start
+from tracker import events as ev
+
+# seat 1 holds 1s..9s; seat 0 discards the tile seat 1 chis
+CHI_HANDS = ["234m456p678m23p55p", "123456789s1234p", "111999s777888m2z", "1112223336667z"]
+
+
+def chi_then(called: str, consumed: list[str], discard: str, later: bool = False) -> list:
+    stream = start(CHI_HANDS) + draw(0, called)
+    stream += [ev.Chi(actor=1, target=0, pai=called, consumed=consumed)]
+    if later:
+        stream += [ev.Dahai(actor=1, pai="1p", tsumogiri=False)] + draw(2, "P") + draw(3, "P") + draw(0, "P")
+        stream += [ev.Tsumo(actor=1, pai="N")]
+    stream += [ev.Dahai(actor=1, pai=discard, tsumogiri=False)]
+    return stream
+
+
+@pytest.mark.parametrize("discard", ["6s", "3s"])
+def test_genbutsu_and_suji_swap_after_chi(discard):
+    # chi 6s with 45s: 6s (same kind) and 3s (the other end of 45s) both form a run with 45s
+    checker = feed(chi_then("6s", ["4s", "5s"], discard))
+    assert found(checker) == [("kuikae", 1, "dead_hand")]
+    assert found(feed(chi_then("6s", ["4s", "5s"], discard), RIICHI)) == [("kuikae", 1, "dead_hand")]
+
+
+@pytest.mark.parametrize(
+    "called, consumed, discard",
+    [
+        ("6s", ["4s", "5s"], "9s"),  # 9s is suji of 6s but forms nothing with 45s
+        ("5s", ["4s", "6s"], "2s"),  # kanchan: only 5s would swap
+        ("5s", ["4s", "6s"], "8s"),
+        ("3s", ["1s", "2s"], "6s"),  # penchan: only 3s would swap
+        ("7s", ["8s", "9s"], "4s"),
+    ],
+)
+def test_legal_discards_that_only_look_like_kuikae(called, consumed, discard):
+    assert found(feed(chi_then(called, consumed, discard))) == []
+
+
+def test_swap_tile_on_a_later_turn_is_fine():
+    assert found(feed(chi_then("6s", ["4s", "5s"], "3s", later=True))) == []
+
+
+def test_pon_then_same_kind_red_five():
+    hands = ["234m456p678m23p55p", "550s111999m111p4z", "111999s777888m2z", "1112223336667z"]
+    stream = start(hands) + draw(0, "5s")
+    stream += [
+        ev.Pon(actor=1, target=0, pai="5s", consumed=["5s", "5s"]),
+        ev.Dahai(actor=1, pai="5sr", tsumogiri=False),
+    ]
+    assert found(feed(stream, MLEAGUE)) == [("kuikae", 1, "dead_hand")]
+    assert found(feed(stream, MCR)) == []  # 003 五: MCR allows it

@@ -1,0 +1,30 @@
+from rules_check.ruleset import MCR, MLEAGUE
+from tests.builders import t
+from tests.rules_check.kit import draw, feed, found, start
+from tracker import events as ev
+
+
+def riichi_then_draw(shown: str | None, reason: str = "流局") -> list:
+    stream = start() + [
+        ev.Tsumo(actor=0, pai="N"),
+        ev.Reach(actor=0),
+        ev.Dahai(actor=0, pai="N", tsumogiri=True),
+    ]
+    stream += [ev.ReachAccepted(actor=0)] + draw(1, "P")
+    hands = None if shown is None else [t(shown), None, None, None]
+    return stream + [ev.Ryukyoku(reason=reason, hands=hands)]
+
+
+def test_tenpai_riichi_at_the_draw_is_fine():
+    assert found(feed(riichi_then_draw(None))) == []  # the state knows seat 0's hand: tenpai on 1s/4s
+    assert found(feed(riichi_then_draw("234m456p678s23s55p"))) == []
+
+
+def test_noten_riichi_is_chombo():
+    checker = feed(riichi_then_draw("234m456p678s29s55p"))
+    assert found(checker) == [("noten_riichi", 0, "chombo")]
+    assert found(feed(riichi_then_draw("234m456p678s29s55p"), MCR)) == []
+
+
+def test_abortive_draw_is_not_judged():
+    assert found(feed(riichi_then_draw("234m456p678s29s55p", reason="九種九牌"), MLEAGUE)) == []

@@ -1,0 +1,80 @@
+from rules_check.ruleset import MCR
+from tests.rules_check.kit import draw, feed, found, start
+from tracker import events as ev
+
+# seat 3 discards its own tiles one a turn; everyone else discards what they draw
+SEAT3 = ["E", "E", "E", "S", "S", "S", "W"]
+
+
+def rounds(slots3: list[tuple], riichi_at: int | None = None) -> list:
+    stream = start()
+    for i, slot in enumerate(slots3):
+        for seat in range(3):
+            stream += draw(seat, "P")
+        stream.append(ev.Tsumo(actor=3, pai="N"))
+        if riichi_at == i:
+            stream.append(ev.Reach(actor=3))
+        stream.append(
+            ev.Dahai(
+                actor=3,
+                pai=SEAT3[i],
+                tsumogiri=False,
+                slot=ev.RiverPlacement(row=slot[0], col=slot[1], sideways=slot[2]),
+            )
+        )
+        if riichi_at == i:
+            stream.append(ev.ReachAccepted(actor=3))
+    return stream
+
+
+def test_six_a_row_left_to_right_is_fine():
+    slots = [(0, c, False) for c in range(6)] + [(1, 0, False)]
+    assert found(feed(rounds(slots))) == []
+
+
+def test_seventh_tile_in_a_full_row_is_reported_once():
+    slots = [(0, c, False) for c in range(6)] + [(0, 6, False)]
+    checker = feed(rounds(slots))
+    assert found(checker) == [("river_layout", 3, "warning")]
+    assert "row 1 column 7, expected row 2 column 1" in checker.alerts[0].message
+    assert found(feed(rounds(slots), MCR)) == [("river_layout", 3, "warning")]
+
+
+def test_stray_sideways_tile():
+    slots = [(0, 0, False), (0, 1, True)]
+    assert found(feed(rounds(slots))) == [("river_layout", 3, "warning")]
+
+
+def test_riichi_tile_sideways_is_fine_and_upright_is_not():
+    assert found(feed(rounds([(0, 0, False), (0, 1, True), (0, 2, False)], riichi_at=1))) == []
+    checker = feed(rounds([(0, 0, False), (0, 1, False)], riichi_at=1))
+    assert found(checker) == [("riichi_not_sideways", 3, "warning")]
+    assert "declaration tile" in checker.alerts[0].message
+
+
+def called_riichi_tile(next_sideways: bool) -> list:
+    hands = ["234m456p678s23s55p", "111999m111999p4z", "111999s777888m2z", "1112223336667z"]
+    stream = start(hands) + draw(0, "P") + draw(1, "P")
+    stream += [ev.Tsumo(actor=2, pai="N"), ev.Reach(actor=2)]
+    stream += [
+        ev.Dahai(actor=2, pai="S", tsumogiri=False, slot=ev.RiverPlacement(row=0, col=0, sideways=True))
+    ]
+    stream += [ev.ReachAccepted(actor=2), ev.Pon(actor=3, target=2, pai="S", consumed=["S", "S"])]
+    stream += [ev.Dahai(actor=3, pai="C", tsumogiri=False)] + draw(0, "P") + draw(1, "P")
+    stream += [ev.Tsumo(actor=2, pai="P")]
+    stream += [
+        ev.Dahai(
+            actor=2, pai="P", tsumogiri=True, slot=ev.RiverPlacement(row=0, col=0, sideways=next_sideways)
+        )
+    ]
+    return stream
+
+
+def test_called_riichi_tile_then_sideways_discard_is_fine():
+    assert found(feed(called_riichi_tile(True))) == []
+
+
+def test_called_riichi_tile_then_upright_discard():
+    checker = feed(called_riichi_tile(False))
+    assert found(checker) == [("riichi_not_sideways", 2, "warning")]
+    assert "after the called riichi tile" in checker.alerts[0].message
