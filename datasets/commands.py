@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 
 def _parse_size(text: str) -> tuple[int, int]:
@@ -89,3 +90,41 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--rules", choices=("mleague", "riichi", "mcr"), default="mleague")
     p.add_argument("--out", required=True)
     p.set_defaults(func=_cmd_synth)
+    register_stills(sub)
+
+
+def _cmd_stills(args: argparse.Namespace) -> int:
+    from tqdm import tqdm
+
+    from datasets.stills import StillMaker, write_coco
+    from datasets.tileset import TilesetError, load_tileset
+    from tracker.commands import CommandError
+    from tracker.logs import load_log
+
+    sample = Path(__file__).resolve().parents[1] / "tracker" / "samples" / "jansou-mleague-hanchan.mjai.jsonl"
+    games = [load_log(p) for p in (args.log or [sample])]
+    try:
+        tilesets = [load_tileset(d) for d in (args.tileset or [None])]
+        maker = StillMaker(games, tilesets, size=args.size, seed=args.seed)
+    except (TilesetError, ValueError) as err:
+        raise CommandError(str(err)) from None
+    with tqdm(total=args.count, unit="still", desc="stills", file=sys.stderr, mininterval=0.5) as bar:
+        coco = write_coco(maker, args.count, args.out, bar.update)
+    print(
+        f"wrote {args.count} stills and {len(coco['annotations'])} labelled tiles "
+        f"to {args.out}/annotations.json"
+    )
+    return 0
+
+
+def register_stills(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("stills", help="render labelled training stills for the tile detector (COCO json)")
+    p.add_argument("--count", type=int, required=True)
+    p.add_argument("--out", required=True)
+    p.add_argument(
+        "--tileset", action="append", help="face art directory; repeat for several (default: bundled)"
+    )
+    p.add_argument("--log", action="append", help="game log(s) to take table moments from (default: bundled)")
+    p.add_argument("--size", type=int, default=640)
+    p.add_argument("--seed", type=int, default=0)
+    p.set_defaults(func=_cmd_stills)

@@ -1,0 +1,40 @@
+import json
+
+import cv2
+import numpy as np
+
+from datasets.stills import StillMaker, write_coco
+from datasets.tileset import load_tileset
+from tracker import tiles
+
+
+def test_stills_write_coco_with_boxes_on_tiles(tmp_path, sample_events):
+    maker = StillMaker([sample_events], [load_tileset(None)], size=320, seed=4, tile_px=(14, 40))
+    coco = write_coco(maker, 6, tmp_path)
+    assert json.loads((tmp_path / "annotations.json").read_text()) == coco
+    assert coco["classes"] == list(tiles.MODEL_CLASSES)
+    assert len(coco["images"]) == 6 and len(coco["annotations"]) > 30
+    codes = {a["code"] for a in coco["annotations"]}
+    assert {"back", "standing"} & codes and codes - {"back", "standing"}
+    bright = total = 0
+    for ann in coco["annotations"]:
+        x, y, w, h = ann["bbox"]
+        assert 0 <= x and 0 <= y and x + w <= 320.01 and y + h <= 320.01
+        assert ann["category_id"] == tiles.class_id(ann["code"])
+        assert ann["face_up"] == (ann["code"] not in ("back", "standing"))
+        if ann["face_up"] and ann["hidden"] == 0 and min(w, h) > 10:
+            img = cv2.imread(str(tmp_path / coco["images"][ann["image_id"]]["file_name"]))
+            patch = img[int(y + h * 0.2): int(y + h * 0.8), int(x + w * 0.2): int(x + w * 0.8)]
+            total += 1
+            bright += np.percentile(patch.sum(2), 75) > 450  # ivory face, not felt
+    assert total > 10 and bright / total > 0.9
+
+
+def test_tile_sizes_span_the_range(sample_events):
+    maker = StillMaker([sample_events], [load_tileset(None)], size=320, seed=9, tile_px=(14, 64))
+    widths = []
+    for _ in range(12):
+        _, labels = maker.make()
+        boxes = [lab["box"] for lab in labels if lab["zone"] == "river"]
+        widths += [min(b[2] - b[0], b[3] - b[1]) for b in boxes]
+    assert min(widths) < 20 and max(widths) > 40
