@@ -13,7 +13,12 @@ import sys
 from tracker.commands import CommandError
 from tracker.logs import LogError
 
-COMMAND_MODULES = ("tracker.commands.logs", "vision.detect_command", "datasets.commands")
+COMMAND_MODULES = (
+    "tracker.commands.logs",
+    "vision.detect_command",
+    "datasets.commands",
+    "rules_check.commands",
+)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from rules_check.situation import KANS, Finding, Situation
 
 CODE = "time_limit"
+_DEAL = frozenset({"start_kyoku", "tsumo", "wall_take", "flower"})
 ARTICLES = {"mcr": "003 行牌规定 四"}
 
 
@@ -22,7 +23,9 @@ def check(event, situation: Situation) -> list[Finding]:
     history = situation.history
     discards = [e for e in history if e.type == "dahai"]
     if not discards:
-        timed = [e.t for e in history if e.t is not None and e.type != "dahai"]
+        # the end of the deal: the last draw or flower replacement (camera observations such as
+        # hand counts during the dealer's think do not restart the clock)
+        timed = [e.t for e in history if e.t is not None and e.type in _DEAL]
         if not timed or rules.first_discard_seconds is None:
             return []
         start, limit, what = max(timed), rules.first_discard_seconds, "the dealer's first discard"

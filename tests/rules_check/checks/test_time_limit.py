@@ -30,3 +30,9 @@ def test_discard_over_15_s_after_the_previous_one():
     checker = feed(timed(10.0, 16.5), MCR)
     assert found(checker) == [("time_limit", 1, "warning")]
     assert found(feed(timed(10.0, 16.5), MLEAGUE)) == []  # no time limit in the M-League rules
+
+
+def test_observations_during_the_first_think_do_not_restart_the_clock():
+    stream = start(t0=0.0) + [ev.Tsumo(actor=0, pai="N", t=2.0), ev.HandCount(actor=0, count=14, t=20.0)]
+    stream += [ev.Dahai(actor=0, pai="N", tsumogiri=True, t=33.0)]
+    assert found(feed(stream, MCR)) == [("time_limit", 0, "warning")]
