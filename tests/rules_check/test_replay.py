@@ -10,6 +10,7 @@ import pytest
 
 from rules_check.checker import RulesChecker
 from rules_check.ruleset import MLEAGUE, RIICHI
+from tests.conftest import TENHOU6_DIR as TENHOU6_LOGS
 from tests.conftest import needs_shared_logs, shared_tenhou6_logs
 from tracker.logs import load_log, tenhou6_to_events
 
@@ -101,3 +102,50 @@ def test_rinshan_win_after_daiminkan_counts_the_indicator_turned_at_once():
     value = checker.values[0]
     assert value.tsumo and any(y.name == "Rinshan Kaihou" for y in value.yaku)
     assert value.deltas == [-2000, 9000, -2000, -4000]  # what jansou paid
+
+
+def _observed_games(jansou_games) -> list[tuple[str, list]]:
+    from tests.rules_check.observed import observed
+
+    games = [(p.name, observed(load_log(p))) for p in shared_tenhou6_logs()]
+    games += [(f"jansou {i}", observed(tenhou6_to_events(g))) for i, g in enumerate(jansou_games)]
+    return games
+
+
+@pytest.mark.parametrize("ruleset", [MLEAGUE, RIICHI], ids=lambda r: r.name)
+def test_clean_games_seen_by_an_ideal_camera_raise_no_alerts(jansou_games, ruleset):
+    """Every slot, meld layout, wall take and hand count of 40 clean games, concealed tiles
+    unknown: the camera-fed checks (early draw, layouts, riichi tile, tile counts, kan dora)
+    must stay silent through real calls, kans, called riichi tiles and chankan."""
+    seen = 0
+    for name, events in _observed_games(jansou_games):
+        checker = RulesChecker(ruleset)
+        checker.feed_all(events)
+        assert not checker.state_errors, name
+        assert checker.alerts == [], (name, checker.alerts[:3])
+        seen += sum(1 for e in events if e.type in ("wall_take", "hand_count") or getattr(e, "slot", None))
+    assert seen > 10000
+
+
+@needs_shared_logs
+def test_the_ideal_camera_stream_is_not_vacuous():
+    """One wrong observation in an otherwise clean observed game raises exactly its alert."""
+    from tests.rules_check.observed import observed
+    from tracker import events as ev
+
+    events = observed(load_log(TENHOU6_LOGS / "ranked_game.json"))
+    counts = [i for i, e in enumerate(events) if e.type == "hand_count"]
+    i = counts[len(counts) // 2]
+    more = events[:i] + [events[i].model_copy(update={"count": events[i].count + 1})] + events[i + 1 :]
+    checker = RulesChecker(MLEAGUE)
+    checker.feed_all(more)
+    assert [(a.code, a.seat) for a in checker.alerts] == [("tile_count_excess", events[i].actor)]
+    discards = [i for i, e in enumerate(events) if e.type == "dahai"]
+    j = discards[5]
+    slot = events[j].slot
+    moved = events[j].model_copy(
+        update={"slot": ev.RiverPlacement(row=slot.row, col=slot.col + 1, sideways=False)}
+    )
+    checker = RulesChecker(MLEAGUE)
+    checker.feed_all(events[:j] + [moved] + events[j + 1 :])
+    assert [a.code for a in checker.alerts] == ["river_layout"]
