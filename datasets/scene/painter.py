@@ -36,7 +36,10 @@ def felt_image(canvas: Canvas, style: Style, rng: np.random.Generator) -> np.nda
     base[:] = style.felt
     coarse = cv2.resize(rng.normal(0, 1, (12, 12)).astype(np.float32), (n, n), interpolation=cv2.INTER_CUBIC)
     fine = cv2.GaussianBlur(rng.normal(0, 1, (n, n)).astype(np.float32), (0, 0), 0.8)
-    base *= (1 + 0.04 * coarse + 0.05 * fine)[..., None]
+    # woven cloth: a fine criss-cross of about 1.2 mm
+    ys, xs = np.mgrid[0:n, 0:n].astype(np.float32) / canvas.scale
+    weave = np.sin(xs * 2 * np.pi / 1.2) * np.sin(ys * 2 * np.pi / 1.2)
+    base *= (1 + 0.04 * coarse + 0.05 * fine + 0.05 * weave)[..., None]
     img = np.clip(base, 0, 255).astype(np.uint8)
     # outside the playing surface: the table's wooden rim
     rim = canvas.px(np.array([[-TABLE_HALF - 15, -TABLE_HALF - 15], [TABLE_HALF + 15, TABLE_HALF + 15]]))
@@ -161,7 +164,18 @@ def _paint_face(
     # ivory top with a slightly darker rim, then the art inset a little
     cv2.fillConvexPoly(img, _poly(canvas, quad), _shade(style.ivory, 0.92), cv2.LINE_AA, SHIFT)
     c = quad.mean(0)
-    _affine_paste(img, canvas, c + (quad - c) * 0.94, face)
+    # real faces keep an ivory margin around the engraving
+    _affine_paste(img, canvas, c + (quad - c) * np.array([0.86, 0.9]), face)
+    # a glossy rim along the edge nearest the light
+    edge = quad[[0, 1]] * 0.85 + c * 0.15
+    cv2.line(
+        img,
+        *[tuple(np.round(canvas.px(p) * ONE).astype(int)) for p in edge],
+        _shade(style.ivory, 1.12),
+        max(1, int(canvas.scale * 0.8)),
+        cv2.LINE_AA,
+        SHIFT,
+    )
 
 
 def _paint_back(img: np.ndarray, canvas: Canvas, quad: np.ndarray, style: Style) -> None:
