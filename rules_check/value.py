@@ -179,10 +179,11 @@ class _Ids:
         k = tiles.kind34(code)
         if tiles.is_red(code):
             return 4 * k
-        start = 1 if tiles.deaka(code) in ("5m", "5p", "5s") else 0
         n = self.used[k]
         self.used[k] += 1
-        return 4 * k + min(start + n, 3)
+        if tiles.deaka(code) in ("5m", "5p", "5s"):
+            return 4 * k + (1, 2, 3, 0)[min(n, 3)]  # a fourth plain five only in a set without reds
+        return 4 * k + min(n, 3)
 
 
 def _riichi_value(event, state, ruleset, hand, pai) -> HandValue:
@@ -210,7 +211,8 @@ def _riichi_value(event, state, ruleset, hand, pai) -> HandValue:
     flags = win_flags(event, state)
     options = OptionalRules(
         has_open_tanyao=True,
-        has_aka_dora=ruleset.aka_dora,
+        # id 4k marks a red five; without a red tile in the hand it may be a plain fourth five
+        has_aka_dora=ruleset.aka_dora and any(tiles.is_red(c) for c in _all_tiles(hand, state, seat)),
         has_double_yakuman=ruleset.double_yakuman_hands,
         kazoe_limit=HandConstants.KAZOE_SANBAIMAN
         if ruleset.kazoe == "sanbaiman"
@@ -263,6 +265,10 @@ def _riichi_value(event, state, ruleset, hand, pai) -> HandValue:
         deposits=deposits,
         deltas=deltas,
     )
+
+
+def _all_tiles(hand: list[str], state: TableState, seat: int) -> list[str]:
+    return list(hand) + [c for m in state.seats[seat].melds for c in m.all_tiles]
 
 
 def _without(hand: list[str], pai: str) -> list[str]:

@@ -64,3 +64,20 @@ def test_mcr_fan_names_and_payments(ruleset):
     assert "清龙" in names and "独听・单钓" in names  # PyMahjongGB's name for 单钓将
     assert value.fan == sum(y.value for y in value.yaku)
     assert value.deltas == [24 + value.fan, -8, -8, -(8 + value.fan)]
+
+
+def test_four_plain_fives_get_distinct_ids_and_no_aka_dora():
+    from rules_check.value import _Ids
+
+    ids = _Ids()
+    assert sorted(ids.take("5p") for _ in range(4)) == [16 + 36, 17 + 36, 18 + 36, 19 + 36]
+    # a hand without a red five scores no aka dora even though a plain five may take the red's id
+    hands = ["111999m111999p4z", "234m456s678s555p5m", "111999s777888m2z", "1112223336667z"]
+    stream = (
+        start(hands, dora="1m") + draw(0, "N") + draw(1, "F") + draw(2, "P") + draw(3, "P") + draw(0, "N")
+    )
+    stream += [ev.Tsumo(actor=1, pai="C"), ev.Reach(actor=1), ev.Dahai(actor=1, pai="C", tsumogiri=True)]
+    stream += [ev.ReachAccepted(actor=1)] + draw(2, "P") + draw(3, "P") + draw(0, "P") + draw(1, "F")
+    stream += draw(2, "5m") + [ev.Hora(actor=1, target=2)]
+    value = feed(stream, MLEAGUE).values[0]
+    assert {y.name for y in value.yaku} == {"Riichi", "Tanyao", "Dora"}
