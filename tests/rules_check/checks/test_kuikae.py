@@ -53,3 +53,15 @@ def test_pon_then_same_kind_red_five():
     ]
     assert found(feed(stream, MLEAGUE)) == [("kuikae", 1, "dead_hand")]
     assert found(feed(stream, MCR)) == []  # 003 五: MCR allows it
+
+
+def test_same_swap_tiles_as_the_renderer_stages(jansou_games):
+    """The renderer stages 食替 faults from its own swap-tile rule; both must agree on every call."""
+    faults = pytest.importorskip("datasets.synth.faults")
+    from rules_check.checks.kuikae import forbidden
+    from tracker.logs import tenhou6_to_events
+
+    calls = [e for g in jansou_games for e in tenhou6_to_events(g) if e.type in ("chi", "pon")]
+    assert len(calls) > 100
+    for call in calls:
+        assert forbidden(call) == faults._swap_tiles(call), call
