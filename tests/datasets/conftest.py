@@ -15,6 +15,7 @@ CLIP_KYOKU = 5  # seat 0 calls pon and chi, a riichi, a win
 CLIP_FAULTS = [
     {"kind": "meld_orientation", "kyoku": CLIP_KYOKU, "seat": 0, "call": 0, "place": "none"},
     {"kind": "river_row", "kyoku": CLIP_KYOKU, "seat": 1, "turn": 6},
+    {"kind": "hand_count", "kyoku": CLIP_KYOKU, "seat": 3, "delta": 1, "turn": 3},
 ]
 
 

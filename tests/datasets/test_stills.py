@@ -24,7 +24,7 @@ def test_stills_write_coco_with_boxes_on_tiles(tmp_path, sample_events):
         assert ann["face_up"] == (ann["code"] not in ("back", "standing"))
         if ann["face_up"] and ann["hidden"] == 0 and min(w, h) > 10:
             img = cv2.imread(str(tmp_path / coco["images"][ann["image_id"]]["file_name"]))
-            patch = img[int(y + h * 0.2): int(y + h * 0.8), int(x + w * 0.2): int(x + w * 0.8)]
+            patch = img[int(y + h * 0.2) : int(y + h * 0.8), int(x + w * 0.2) : int(x + w * 0.8)]
             total += 1
             bright += np.percentile(patch.sum(2), 75) > 450  # ivory face, not felt
     assert total > 10 and bright / total > 0.9

@@ -109,7 +109,11 @@ def test_keyframes_list_every_zone_and_plausible_tile_sizes(clip):
 
 def test_staged_faults_are_listed_as_alerts(clip):
     alerts = clip["truth"]["alerts"]
-    assert [(a["code"], a["seat"]) for a in alerts] == [("meld_orientation", 0), ("river_layout", 1)]
+    assert [(a["code"], a["seat"]) for a in alerts] == [
+        ("meld_orientation", 0),
+        ("river_layout", 1),
+        ("tile_count_excess", 3),
+    ]
     assert all(0 <= a["frame_start"] <= a["frame_end"] < clip["truth"]["frames"] for a in alerts)
 
 
@@ -123,6 +127,21 @@ def test_meld_fault_shows_no_sideways_tile(clip):
     # all three lie the same way: no tile turned by 90 degrees relative to the others
     spans = [(t["box"][2] - t["box"][0]) for t in melds]
     assert max(spans) - min(spans) <= 2, (spans, angles)
+
+
+def test_hand_count_fault_shows_an_extra_standing_tile(clip):
+    truth = clip["truth"]
+    start = truth["alerts"][2]["frame_start"]
+    counts = {}
+    for kf in truth["keyframes"]:
+        if kf["frame"] <= start:
+            continue
+        hand = [t for t in kf["tiles"] if t["seat"] == 3 and t["zone"] == "hand"]
+        melds = [t for t in kf["tiles"] if t["seat"] == 3 and t["zone"] == "meld"]
+        if hand and hand[0]["code"] == "standing":
+            counts[kf["frame"]] = len(hand) + len(melds)
+    # quiet moments come after a discard: 13 tiles is right, the staged hand shows 14
+    assert counts and set(counts.values()) == {14}
 
 
 def test_same_seed_same_truth(tmp_path, clip):
