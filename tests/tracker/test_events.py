@@ -97,3 +97,28 @@ def test_vision_placements_and_events_round_trip():
     for data in samples:
         assert ev.parse_event(data).to_json() == data
     assert {"wall_take", "hand_count", "tile_exposed"} == ev.VISION_TYPES <= ev.EVENT_TYPES
+
+
+def test_frame_result_carries_events_and_alerts():
+    from rules_check.alert import Alert
+    from tracker.analysis import FrameResult
+
+    result = FrameResult.model_validate(
+        {
+            "frame": 30,
+            "t": 1.0,
+            "events": [{"type": "dahai", "actor": 0, "pai": "1m", "tsumogiri": True}],
+            "alerts": [
+                {
+                    "id": "a1",
+                    "code": "early_draw",
+                    "seat": 1,
+                    "rules": "mleague",
+                    "penalty": "dead_hand",
+                    "message": "先摸",
+                }
+            ],
+        }
+    )
+    assert isinstance(result.events[0], ev.Dahai) and isinstance(result.alerts[0], Alert)
+    assert FrameResult.model_validate_json(result.model_dump_json()) == result
