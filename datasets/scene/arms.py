@@ -16,7 +16,7 @@ from datasets.scene.style import Style
 
 SHOULDER_UV = (150.0, 600.0)
 ARM_Z, HAND_Z = 220.0, 90.0
-SLEEVE_MM, HAND_MM = 85.0, 62.0
+SLEEVE_MM, HAND_MM = 85.0, 80.0
 
 
 def shoulder(seat: int) -> np.ndarray:
@@ -69,13 +69,34 @@ def draw_arm(
 
     mask = np.zeros(roi.shape[:2], np.uint8)
     colour = np.zeros_like(roi)
-    cv2.line(colour, P(p_sh), P(p_wr), style.sleeve, int(r_sleeve * 2), cv2.LINE_AA, 4)
+    # a sleeve is a cylinder: darker at its sides, lit along the top, with a cuff at the wrist
+    for width, shade in ((1.0, 0.72), (0.75, 0.9), (0.4, 1.08)):
+        tone = tuple(int(min(255, c * shade)) for c in style.sleeve)
+        cv2.line(colour, P(p_sh), P(p_wr), tone, max(1, int(r_sleeve * 2 * width)), cv2.LINE_AA, 4)
     cv2.line(mask, P(p_sh), P(p_wr), 255, int(r_sleeve * 2), cv2.LINE_AA, 4)
+    cuff = tuple(int(c * 0.6) for c in style.sleeve)
+    cv2.line(
+        colour,
+        P(p_wr - unit * r_sleeve * 0.25 / canvas.scale),
+        P(p_wr),
+        cuff,
+        int(r_sleeve * 2),
+        cv2.LINE_AA,
+        4,
+    )
     # the hand: a palm ellipse along the reach, knuckles a shade lighter
     angle = float(np.degrees(np.arctan2(unit[1], unit[0])))
     axes = (int(r_hand * 1.15 * 16), int(r_hand * 0.85 * 16))
     cv2.ellipse(colour, P(p_hd), axes, angle, 0, 360, style.skin, -1, cv2.LINE_AA, 4)
     cv2.ellipse(mask, P(p_hd), axes, angle, 0, 360, 255, -1, cv2.LINE_AA, 4)
+    # four fingers reaching ahead of the palm
+    side = np.array([-unit[1], unit[0]])
+    finger = (int(r_hand * 0.62 * 16), int(r_hand * 0.19 * 16))
+    for k in (-1.5, -0.5, 0.5, 1.5):
+        tip = p_hd + unit * r_hand * 1.25 + side * r_hand * 0.34 * k
+        tone = tuple(int(c * 0.93) for c in style.skin)
+        cv2.ellipse(colour, P(tip), finger, angle, 0, 360, tone, -1, cv2.LINE_AA, 4)
+        cv2.ellipse(mask, P(tip), finger, angle, 0, 360, 255, -1, cv2.LINE_AA, 4)
     knuckle = tuple(int(min(255, c * 1.1)) for c in style.skin)
     cv2.ellipse(
         colour,
