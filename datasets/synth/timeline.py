@@ -59,9 +59,14 @@ class Timeline:
         actions: list[Action] = []
         now = 0
         last_discard_place = 0
+        kan_actor = 0  # a new dora indicator is turned by whoever made the kan
         for i, e in enumerate(events):
             kind = e.type
             actor = getattr(e, "actor", None)
+            if kind in ("daiminkan", "kakan", "ankan"):
+                kan_actor = actor
+            elif kind == "dora":
+                actor = kan_actor
             if kind in ("start_game", "end_game"):
                 actions.append(Action(i, kind, None, now, now, now, now, arm=False))
                 continue

@@ -120,6 +120,7 @@ def test_synth_cli_reports_a_bad_faults_file_in_one_line(tmp_path):
 
 
 def test_synth_cli_renders_a_short_clip(tmp_path):
+    """Kyoku 3 has an ankan: the kan, its replacement draw and the new indicator are drawn too."""
     out = tmp_path / "clip"
     result = subprocess.run(
         [
@@ -129,7 +130,7 @@ def test_synth_cli_renders_a_short_clip(tmp_path):
             "synth",
             str(SAMPLE_LOG),
             "--kyoku",
-            "2",
+            "3",
             "--pace",
             "12",
             "--size",
@@ -148,3 +149,8 @@ def test_synth_cli_renders_a_short_clip(tmp_path):
     assert "wrote" in result.stdout and (out / "video.mp4").stat().st_size > 10_000
     truth = json.loads((out / "truth.json").read_text())
     assert (truth["width"], truth["height"]) == (320, 180) and truth["alerts"] == []
+    kinds = [item["event"]["type"] for item in truth["events"]]
+    assert "ankan" in kinds and "dora" in kinds
+    last = truth["keyframes"][-1]["tiles"]
+    assert sum(1 for t in last if t["zone"] == "dora") == 2  # the first indicator and the kan's
+    assert any(t["zone"] == "meld" and t["code"] == "back" for t in last)  # ankan: two face down
