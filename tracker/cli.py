@@ -18,6 +18,7 @@ COMMAND_MODULES = (
     "vision.detect_command",
     "datasets.commands",
     "rules_check.commands",
+    "tracker.commands.analyze",
 )
 
 

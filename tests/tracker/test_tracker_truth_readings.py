@@ -1,0 +1,60 @@
+"""The tracker's zone, time and event logic end to end on the sample clip, with the tiles read from
+the renderer's truth keyframes (``tests/tracker/oracle.py``) instead of the detector, then scored
+by ``tracker.evaluate``: what the tracker makes of perfect tile readings."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.tracker.oracle import main as oracle_main
+from tracker.evaluate import evaluate
+from tracker.logs import read_mjai
+
+CLIP = Path(__file__).resolve().parents[2] / "tracker" / "samples" / "demo-kyoku"
+
+
+@pytest.fixture(scope="module")
+def analysis(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("oracle")
+    oracle_main([str(CLIP), str(out)])
+    return out
+
+
+def test_record_matches_the_truth(analysis):
+    figures = evaluate(CLIP, analysis)
+    assert figures["discards"]["total"] == 38 and figures["discards"]["share"] == 1.0
+    assert figures["melds"] == {"right": 3, "total": 3, "share": 1.0}
+    assert figures["dora_indicators"]["share"] == 1.0
+    assert figures["results"]["share"] == 1.0
+    assert figures["spurious_events"] == 0
+    assert figures["latency_s"]["median"] < 0.5
+
+
+def test_events_are_a_readable_mjai_stream_with_vision_keys(analysis):
+    events = read_mjai((analysis / "events.mjai.jsonl").read_text())
+    kinds = [e.type for e in events]
+    assert kinds[0] == "start_kyoku" and kinds[-1] == "end_kyoku"
+    assert all(e.frame is not None and e.t is not None for e in events)
+    frames = [e.frame for e in events]
+    assert frames[1:] == sorted(frames[1:])  # emitted in video order (start_kyoku dated to the fresh walls)
+    dahai = [e for e in events if e.type == "dahai"]
+    assert all(e.slot is not None for e in dahai)
+    riichi = [e for e in dahai if e.slot.sideways]
+    assert len(riichi) == 1 and riichi[0].actor == 2  # seat 2's riichi tile lies sideways
+    reach = kinds.index("reach")
+    assert kinds[reach + 1] == "dahai" and "reach_accepted" in kinds[reach:]
+    pon = next(e for e in events if e.type == "pon")
+    assert (pon.actor, pon.target, pon.pai) == (0, 2, "C") and pon.laid.sideways == [2]
+
+
+def test_staged_meld_orientation_fault_is_alerted_and_record_has_no_tenhou6(analysis):
+    alerts = [json.loads(x) for x in (analysis / "alerts.jsonl").read_text().splitlines()]
+    assert [(a["code"], a["seat"]) for a in alerts] == [("meld_orientation", 0)]
+    summary = json.loads((analysis / "summary.json").read_text())
+    assert not (analysis / "game.tenhou6.json").exists()
+    assert any("dealt hand tiles" in m for m in summary["missing"])
+    states = (analysis / "state.jsonl").read_text().splitlines()
+    assert len(states) == len((analysis / "events.mjai.jsonl").read_text().splitlines())

@@ -1,0 +1,61 @@
+"""tracker.zones: tiles placed where the renderer's layout puts them land in the right edge and zone."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from datasets.scene import table_layout as tl
+from datasets.scene.placements import to_table
+from tracker.tiles import class_id
+from tracker.zones import HAND, MELD, RIVER, WALL, assign, to_local
+from vision.calibration import Calibration
+from vision.detections import TileDetections
+
+# a simple top-down camera: 0.6 px per mm, table centre at (640, 360)
+CAL = Calibration(width=1280, height=720, homography=[[0.6, 0, 640], [0, 0.6, 360], [0, 0, 1]], corners_px=[])
+
+
+def _detections(points: list[tuple[int, float, float, str, int]]) -> TileDetections:
+    """(edge, u, v, code, extra quarter turns) in edge-local mm -> detections in image px."""
+    xy = np.array([to_table(e, u, v) for e, u, v, _, _ in points])
+    px = CAL.table_to_image(xy)
+    half = 8.0
+    boxes = np.concatenate([px - half, px + half], axis=1).astype(np.float32)
+    angles = np.array([((e + q) % 4) * 90 for e, _, _, _, q in points], np.int64)
+    ids = np.array([class_id(c) for *_, c, _ in points], np.int64)
+    return TileDetections(boxes, ids, angles, ids < 45, np.ones(len(points), np.float32))
+
+
+def test_layout_positions_fall_in_their_zones_for_every_edge():
+    points = []
+    expect = []
+    for e in range(4):
+        points += [
+            (e, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "1m", 0),
+            (e, tl.RIVER_LEFT + 13 + 5 * 26, tl.RIVER_ROW0_V - 3 * 35, "2m", 1),
+            (e, 0.0, tl.WALL_V, "back", 0),
+            (e, -200.0, tl.WALL_V, "back", 0),
+            (e, tl.MELD_RIGHT - 13, tl.MELD_V, "C", 0),
+            (e, tl.HAND_LEFT + 13, tl.HAND_V, "standing", 0),
+            (e, 110.0, tl.HAND_V + 12, "standing", 0),  # a standing top seen a little outward
+        ]
+        expect += [(e, RIVER), (e, RIVER), (e, WALL), (e, WALL), (e, MELD), (e, HAND), (e, HAND)]
+    view = assign(_detections(points), CAL)
+    assert list(zip(view.edge.tolist(), view.zone.tolist())) == expect
+    assert view.sideways.tolist() == [False, True, False, False, False, False, False] * 4
+    assert np.allclose(view.u[:2], [tl.RIVER_LEFT + 13, tl.RIVER_LEFT + 13 + 130], atol=0.01)
+
+
+def test_centre_panel_and_outside_are_no_zone():
+    view = assign(_detections([(0, 0.0, 0.0, "1m", 0), (0, 0.0, 700.0, "1m", 0)]), CAL)
+    assert view.zone.tolist() == [-1, -1] and view.edge.tolist() == [-1, -1]
+
+
+def test_empty_detections_give_an_empty_view():
+    assert len(assign(TileDetections.empty(), CAL)) == 0
+
+
+def test_to_local_inverts_the_seat_frames():
+    for e in range(4):
+        xy = np.array([to_table(e, 50.0, 300.0)])
+        assert np.allclose(to_local(xy, e), [[50.0, 300.0]])

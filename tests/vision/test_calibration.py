@@ -1,0 +1,76 @@
+"""vision.calibration: the felt square found in the sample clip, measured against the renderer's
+exact homography in mm; a view without a table fails with a clear message."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.calibration import Calibration, CalibrationError, calibrate_frames, table_corners
+from vision.video import first_frames
+
+CLIP = Path(__file__).resolve().parents[2] / "tracker" / "samples" / "demo-kyoku"
+
+
+def _truth_pixels(calib: dict, mm: np.ndarray) -> np.ndarray:
+    """Where the renderer put felt points: its homography, then its lens distortion."""
+    h = np.asarray(calib["homography_mm_to_px"])
+    px = cv2.perspectiveTransform(mm.reshape(-1, 1, 2), h).reshape(-1, 2)
+    f, pp = calib["focal_px"], np.asarray(calib["principal_px"])
+    n = (px - pp) / f
+    r_corner = (np.hypot(1280, 720) / 2 / f) ** 2
+    return n * (1 + calib["k1"] / r_corner * (n**2).sum(1, keepdims=True)) * f + pp
+
+
+@pytest.fixture(scope="module")
+def sample_calibration() -> Calibration:
+    return calibrate_frames(first_frames(CLIP / "video.mp4", 1.0))
+
+
+def test_sample_clip_calibrates_within_a_few_mm(sample_calibration):
+    truth = json.loads((CLIP / "truth.json").read_text())["calibration"]
+    grid = np.stack(np.meshgrid(np.linspace(-450, 450, 10), np.linspace(-450, 450, 10)), -1).reshape(-1, 2)
+    found = sample_calibration.image_to_table(_truth_pixels(truth, grid))
+    err = np.linalg.norm(found - grid, axis=1)
+    assert np.median(err) < 6.0  # measured 2.9 mm (lens distortion is not modelled)
+    assert err.max() < 20.0  # measured 12.4 mm at the far corners
+    assert 14 < sample_calibration.tile_px() < 20  # a 26 mm face at ~0.64 px/mm
+
+
+def test_round_trip_through_a_file(sample_calibration, tmp_path):
+    path = tmp_path / "calib.json"
+    sample_calibration.save(path)
+    again = Calibration.load(path)
+    assert np.allclose(again.h, sample_calibration.h)
+    pts = np.array([[0.0, 0.0], [300.0, -200.0]])
+    assert np.allclose(again.image_to_table(again.table_to_image(pts)), pts, atol=1e-6)
+
+
+def test_rectified_image_is_square_at_the_asked_scale(sample_calibration):
+    image = first_frames(CLIP / "video.mp4", 0.1)[0]
+    top = sample_calibration.rectify(image, px_per_mm=0.5)
+    assert top.shape == (495, 495, 3)
+
+
+def test_no_table_in_view_fails_clearly():
+    rng = np.random.default_rng(1)
+    clutter = rng.integers(0, 255, (360, 640, 3), dtype=np.uint8)  # no uniform region at all
+    with pytest.raises(CalibrationError, match="no table in view"):
+        table_corners(clutter)
+    blobs = np.zeros((360, 640, 3), np.uint8)
+    cv2.circle(blobs, (320, 180), 60, (40, 120, 40), -1)  # a small green disc is no table
+    with pytest.raises(CalibrationError, match="no table in view"):
+        calibrate_frames([blobs])
+
+
+def test_bad_calibration_file_is_one_line(tmp_path):
+    bad = tmp_path / "c.json"
+    bad.write_text("{}")
+    with pytest.raises(CalibrationError, match="bad calibration file"):
+        Calibration.load(bad)
+    with pytest.raises(CalibrationError, match="not found"):
+        Calibration.load(tmp_path / "missing.json")

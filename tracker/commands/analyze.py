@@ -1,0 +1,150 @@
+"""``mjmon analyze VIDEO``, ``mjmon demo`` and ``mjmon calibrate SOURCE``."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+SAMPLE_CLIP = Path(__file__).resolve().parents[1] / "samples" / "demo-kyoku" / "video.mp4"
+
+
+def _load_detector(model: str | None):
+    from tracker.commands import CommandError
+    from vision.detector import DEFAULT_MODEL, ModelError, TileDetector
+
+    path = Path(model) if model else DEFAULT_MODEL
+    try:
+        return TileDetector(path, threads=1)
+    except ModelError as err:
+        raise CommandError(f"{err} (the tile model lands with issue 4; or pass --model FILE)") from None
+
+
+def _calibration(video_path: str, calib: str | None):
+    from tracker.commands import CommandError
+    from vision.calibration import Calibration, CalibrationError, calibrate_video
+
+    try:
+        return Calibration.load(calib) if calib else calibrate_video(video_path)
+    except CalibrationError as err:
+        raise CommandError(str(err)) from None
+
+
+def run_analyze(video_path: str, out: str, rules: str, calib: str | None, model: str | None) -> int:
+    from tracker.commands import CommandError
+    from tracker.run import analyze_video, summary_text, write_outputs
+    from tracker.tracker import TableTracker, TrackerConfig
+    from vision.video import VideoError, VideoSource
+
+    try:
+        video = VideoSource(video_path)
+    except VideoError as err:
+        raise CommandError(str(err)) from None
+    calibration = _calibration(video_path, calib)
+    detector = _load_detector(model)
+    tracker = TableTracker(calibration, detector, TrackerConfig(rules=rules))
+    result = analyze_video(video, tracker)
+    out_dir = Path(out)
+    write_outputs(
+        result,
+        out_dir,
+        rules,
+        {"video": str(video_path), "rules": rules, "calibration": calibration.model_dump()},
+    )
+    _report_hook(out_dir, rules, str(video_path))
+    print(summary_text(result, out_dir))
+    if result.video_error:
+        raise CommandError(result.video_error)
+    return 0
+
+
+def _report_hook(out_dir: Path, rules: str, source: str) -> None:
+    """report.html belongs to the report module (``tracker.report``); written when it is there."""
+    import sys
+
+    try:
+        from tracker.report.html import report_from_outputs
+    except ImportError:
+        return
+    try:
+        report_from_outputs(out_dir, rules=rules, source=source)
+    except Exception as err:  # the report is a by-product: the record is already written
+        print(f"mjmon: report.html not written: {err}".splitlines()[0], file=sys.stderr)
+
+
+def _cmd_analyze(args: argparse.Namespace) -> int:
+    return run_analyze(args.video, args.out, args.rules, args.calib, args.model)
+
+
+def _cmd_demo(args: argparse.Namespace) -> int:
+    return run_analyze(str(SAMPLE_CLIP), args.out, "mleague", None, args.model)
+
+
+def _cmd_calibrate(args: argparse.Namespace) -> int:
+    from tracker.commands import CommandError
+    from vision.calibration import EDGES, CalibrationError, calibrate_video
+
+    try:
+        calibration = calibrate_video(args.source, args.seconds)
+    except CalibrationError as err:
+        raise CommandError(str(err)) from None
+    edge = None
+    if args.find_dealer:
+        edge = _first_discard_edge(args.source, calibration, args.model, args.scan_seconds)
+        if edge is not None:
+            calibration = calibration.model_copy(update={"seat0_edge": EDGES[edge]})
+    calibration.save(args.out)
+    where = (
+        "the first discard's edge" if edge is not None else "undecided: the tracker takes the first discarder"
+    )
+    print(
+        f"table found: corners {calibration.corners_px}, {calibration.px_per_mm():.3f} px/mm, "
+        f"tile {calibration.tile_px():.1f} px; seat 0 edge: {calibration.seat0_edge or where}; "
+        f"saved {args.out}"
+    )
+    return 0
+
+
+def _first_discard_edge(source: str, calibration, model: str | None, seconds: float) -> int | None:
+    """Watch the start of the video until the first discard lands: its edge is seat 0's."""
+    from tracker.tracker import TableTracker
+    from vision.video import VideoSource
+
+    tracker = TableTracker(calibration, _load_detector(model))
+    video = VideoSource(source)
+    limit = int(seconds * video.info.fps)
+    for frame, t, image in video:
+        tracker.process(image, frame, t)
+        if tracker.seat0_edge is not None or frame >= limit:
+            break
+    video.close()
+    return tracker.seat0_edge
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser("analyze", help="offline analysis of a table video: game record, alerts")
+    p.add_argument("video", help="video file (H.264 mp4, ...)")
+    p.add_argument("--rules", choices=("mleague", "riichi", "mcr"), default="mleague")
+    p.add_argument("--calib", help="calibration file from mjmon calibrate (default: find the table)")
+    p.add_argument("--out", default="mjmon-analysis", help="output directory")
+    p.add_argument("--model", help="tile model (default: models/tiles.onnx)")
+    p.set_defaults(func=_cmd_analyze)
+
+    p = subparsers.add_parser("demo", help="analyse the sample clip shipped with mjmon")
+    p.add_argument("--out", default="mjmon-demo", help="output directory")
+    p.add_argument("--model", help="tile model (default: models/tiles.onnx)")
+    p.set_defaults(func=_cmd_demo)
+
+    p = subparsers.add_parser("calibrate", help="find the table and seat edges in a video; save them")
+    p.add_argument("source", help="video file")
+    p.add_argument("--out", required=True, help="calibration JSON to write")
+    p.add_argument("--seconds", type=float, default=2.0, help="seconds of video to find the table in")
+    p.add_argument(
+        "--find-dealer",
+        action="store_true",
+        help="also watch for the first discard (needs the tile model) to fix which edge is seat 0",
+    )
+    p.add_argument(
+        "--scan-seconds", type=float, default=120.0, help="how long to watch for the first discard"
+    )
+    p.add_argument("--model", help="tile model (default: models/tiles.onnx)")
+    p.set_defaults(func=_cmd_calibrate)

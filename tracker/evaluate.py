@@ -1,0 +1,258 @@
+"""Score an analysis against a rendered clip's truth: ``python -m tracker.evaluate CLIPDIR ANALYSISDIR``.
+
+Figures (DESIGN.md "How we measure", issue 5): discards right (code, sideways flag, order), melds
+right (type, tiles, source seat), dora indicators, tsumogiri flag, win/draw results, spurious
+events per 10 kyoku, standing-hand counts at the moments the tracker reported them, event
+latency (analysis frame minus truth frame), staged alerts found (code and seat within 2 s).
+Seats are aligned through the calibration: the truth's seat 0 sits at the image bottom; the
+analysis names its seat-0 edge in ``summary.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+import numpy as np
+
+from tracker.events import parse_event
+from tracker.logs import read_mjai
+from tracker.table.state import StateError, TableState
+
+EDGES = ("bottom", "right", "top", "left")
+GAME = ("dahai", "chi", "pon", "daiminkan", "kakan", "ankan", "dora", "reach", "hora", "ryukyoku")
+MELDS = ("chi", "pon", "daiminkan", "kakan", "ankan")
+
+
+def _by_kyoku(events: list, seat_map) -> dict:
+    """Per kyoku index: discards / melds per seat, dora list, results, reaches, with frames."""
+    out: dict = defaultdict(
+        lambda: {
+            "discards": defaultdict(list),
+            "melds": defaultdict(list),
+            "dora": [],
+            "results": [],
+            "reach": [],
+        }
+    )
+    k = -1
+    state = TableState()
+    for e in events:
+        if e.type == "start_kyoku":
+            k += 1
+            out[k]["dora"].append((e.dora_marker, e.frame))
+        if k < 0:
+            continue
+        try:
+            state.update(e)
+        except StateError:
+            pass
+        kk = out[k]
+        if e.type == "dahai":
+            s = seat_map(e.actor)
+            if e.slot is not None:
+                sideways = e.slot.sideways
+            else:  # truth: the layout rules decide (riichi tile, or the next after it was called)
+                river = state.seats[e.actor].river
+                sideways = river[-1].sideways if river else False
+            kk["discards"][s].append(
+                {"code": e.pai, "sideways": sideways, "tsumogiri": e.tsumogiri, "frame": e.frame}
+            )
+        elif e.type in MELDS:
+            s = seat_map(e.actor)
+            tiles_ = sorted(([e.pai] if e.type not in ("ankan",) else []) + list(e.consumed))
+            if e.type == "kakan":
+                tiles_ = sorted([e.pai] + list(e.consumed))
+            source = seat_map(e.target) if e.type in ("chi", "pon", "daiminkan") else None
+            kk["melds"][s].append({"type": e.type, "tiles": tiles_, "source": source, "frame": e.frame})
+        elif e.type == "dora":
+            kk["dora"].append((e.dora_marker, e.frame))
+        elif e.type == "hora":
+            kk["results"].append(
+                {"type": "hora", "actor": seat_map(e.actor), "target": seat_map(e.target), "frame": e.frame}
+            )
+        elif e.type == "ryukyoku":
+            kk["results"].append({"type": "ryukyoku", "frame": e.frame})
+        elif e.type == "reach":
+            kk["reach"].append({"actor": seat_map(e.actor), "frame": e.frame})
+    return out
+
+
+def _truth_hand_counts(events: list) -> list[tuple[int, list[int]]]:
+    """(frame, hand count per seat) after each truth event."""
+    state = TableState()
+    out = []
+    for e in events:
+        try:
+            state.update(e)
+        except StateError:
+            continue
+        if state.in_kyoku:
+            out.append((e.frame, [s.hand_count for s in state.seats]))
+    return out
+
+
+def _share(ok: int, total: int) -> dict:
+    return {"right": ok, "total": total, "share": round(ok / total, 4) if total else None}
+
+
+def evaluate(clip_dir: Path, analysis_dir: Path) -> dict:
+    truth = json.loads((clip_dir / "truth.json").read_text())
+    fps = float(truth["fps"])
+    t_events = [
+        parse_event(item["event"]).model_copy(update={"frame": item["frame"]}) for item in truth["events"]
+    ]
+    a_events = read_mjai((analysis_dir / "events.mjai.jsonl").read_text(), str(analysis_dir))
+    summary_path = analysis_dir / "summary.json"
+    summary = json.loads(summary_path.read_text()) if summary_path.exists() else {}
+    edge = summary.get("seat0_edge")
+    offset = EDGES.index(edge) if edge in EDGES else 0
+    truth_edge = EDGES.index(truth.get("calibration", {}).get("seat0_edge", "bottom"))
+    # analysis seat s sits at edge (s + offset); the truth seat at that edge is (edge - truth_edge)
+    a_map = lambda s: (s + offset - truth_edge) % 4  # noqa: E731
+    t_by = _by_kyoku(t_events, lambda s: s)
+    a_by = _by_kyoku(a_events, a_map)
+
+    disc_ok = disc_total = tsumo_ok = tsumo_total = 0
+    meld_ok = meld_total = dora_ok = dora_total = res_ok = res_total = 0
+    spurious = 0
+    latency: list[float] = []
+    wrong: list[str] = []
+    for k in sorted(set(t_by) | set(a_by)):
+        t, a = t_by[k], a_by[k]
+        for s in range(4):
+            td, ad = t["discards"][s], a["discards"][s]
+            for i, want in enumerate(td):
+                disc_total += 1
+                got = ad[i] if i < len(ad) else None
+                if got is None:
+                    wrong.append(f"kyoku {k} seat {s} discard {i}: missing (truth {want['code']})")
+                    continue
+                latency.append((got["frame"] - want["frame"]) / fps)
+                if got["code"] == want["code"] and got["sideways"] == want["sideways"]:
+                    disc_ok += 1
+                    tsumo_total += 1
+                    tsumo_ok += got["tsumogiri"] == want["tsumogiri"]
+                else:
+                    wrong.append(
+                        f"kyoku {k} seat {s} discard {i}: {got['code']}{'/side' if got['sideways'] else ''} "
+                        f"vs truth {want['code']}{'/side' if want['sideways'] else ''}"
+                    )
+            spurious += max(0, len(ad) - len(td))
+            tm, am = t["melds"][s], a["melds"][s]
+            for i, want in enumerate(tm):
+                meld_total += 1
+                got = am[i] if i < len(am) else None
+                if got is None:
+                    wrong.append(f"kyoku {k} seat {s} meld {i}: missing ({want['type']})")
+                    continue
+                latency.append((got["frame"] - want["frame"]) / fps)
+                same = (got["type"], got["tiles"], got["source"]) == (
+                    want["type"],
+                    want["tiles"],
+                    want["source"],
+                )
+                meld_ok += same
+                if not same:
+                    wrong.append(f"kyoku {k} seat {s} meld {i}: {got} vs truth {want}")
+            spurious += max(0, len(am) - len(tm))
+        for i, (code, _f) in enumerate(t["dora"]):
+            dora_total += 1
+            dora_ok += i < len(a["dora"]) and a["dora"][i][0] == code
+        spurious += max(0, len(a["dora"]) - len(t["dora"]))
+        for i, want in enumerate(t["results"]):
+            res_total += 1
+            got = a["results"][i] if i < len(a["results"]) else None
+            if got is not None:
+                latency.append((got["frame"] - want["frame"]) / fps)
+                keys = ("type", "actor", "target") if want["type"] == "hora" else ("type",)
+                res_ok += all(got.get(x) == want.get(x) for x in keys)
+        spurious += max(0, len(a["results"]) - len(t["results"]))
+        spurious += max(0, len(a["reach"]) - len(t["reach"]))
+    kyoku_count = max(1, len(t_by))
+
+    # standing-hand counts the tracker reported, against the record at that frame
+    counts = _truth_hand_counts(t_events)
+    frames = np.array([f for f, _ in counts]) if counts else np.zeros(0)
+    hc_ok = hc_total = 0
+    for e in a_events:
+        if e.type != "hand_count" or not len(frames):
+            continue
+        i = int(np.searchsorted(frames, e.frame, side="right")) - 1
+        if i < 0:
+            continue
+        hc_total += 1
+        hc_ok += counts[i][1][a_map(e.actor)] == e.count
+
+    # staged alerts vs reported ones: code and seat within 2 s
+    alerts_path = analysis_dir / "alerts.jsonl"
+    got_alerts = (
+        [json.loads(x) for x in alerts_path.read_text().splitlines() if x.strip()]
+        if alerts_path.exists()
+        else []
+    )
+    staged = truth.get("alerts", [])
+    found = 0
+    used: set[int] = set()
+    for want in staged:
+        for j, al in enumerate(got_alerts):
+            if j in used or al.get("code") != want["code"] or al.get("frame") is None:
+                continue
+            seat = a_map(al["seat"]) if al.get("seat") is not None else None
+            near = want["frame_start"] - 2 * fps <= al["frame"] <= want["frame_end"] + 2 * fps
+            if seat == want["seat"] and near:
+                found += 1
+                used.add(j)
+                break
+    lat = np.array(latency) if latency else np.zeros(0)
+    return {
+        "clip": str(clip_dir),
+        "analysis": str(analysis_dir),
+        "kyoku": len(t_by),
+        "discards": _share(disc_ok, disc_total),
+        "melds": _share(meld_ok, meld_total),
+        "dora_indicators": _share(dora_ok, dora_total),
+        "tsumogiri_on_right_discards": _share(tsumo_ok, tsumo_total),
+        "results": _share(res_ok, res_total),
+        "spurious_events": spurious,
+        "spurious_per_10_kyoku": round(10 * spurious / kyoku_count, 2),
+        "hand_counts_reported": _share(hc_ok, hc_total),
+        "latency_s": {
+            "median": round(float(np.median(lat)), 3) if len(lat) else None,
+            "p95": round(float(np.percentile(lat, 95)), 3) if len(lat) else None,
+        },
+        "alerts": {
+            "staged": len(staged),
+            "found": found,
+            "reported": len(got_alerts),
+            "recall": round(found / len(staged), 4) if staged else None,
+            "precision": round(found / len(got_alerts), 4) if got_alerts else None,
+        },
+        "speed_fps": summary.get("fps"),
+        "wrong": wrong[:40],
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tracker.evaluate", description=__doc__.splitlines()[0])
+    parser.add_argument("clip_dir", type=Path, help="mjmon synth output (video.mp4, truth.json)")
+    parser.add_argument("analysis_dir", type=Path, help="mjmon analyze output")
+    parser.add_argument("--json", type=Path, help="also write the figures here")
+    args = parser.parse_args(argv)
+    for need in (args.clip_dir / "truth.json", args.analysis_dir / "events.mjai.jsonl"):
+        if not need.exists():
+            print(f"evaluate: missing {need}", file=sys.stderr)
+            return 2
+    result = evaluate(args.clip_dir, args.analysis_dir)
+    text = json.dumps(result, indent=1)
+    print(text)
+    if args.json:
+        args.json.write_text(text + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

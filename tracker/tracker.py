@@ -1,0 +1,529 @@
+"""The tracker: decoded frames in, game events out (``tracker.analysis.FrameAnalyzer``).
+
+Per frame only the activity meter runs (a small frame difference). When the table settles after
+motion, the detector reads the felt once, the tiles are placed into zones (``tracker.zones``) and
+the reading is compared with what the tracker already holds, per table edge:
+
+- a new tile in a river is a discard (code, slot, sideways; a first sideways discard is a riichi);
+- new tiles in a meld zone are a call taking the last discard (chi / pon / daiminkan), four with
+  backs an ankan, one laid beside a sideways meld tile a kakan;
+- a new face-up tile in a wall is a dora indicator; hands laid face up end the kyoku (hora /
+  ryukyoku with the hands read into ``hand``); fresh walls with empty rivers start one;
+- standing tiles are counted (``hand_count``) when two still readings agree.
+
+Seats: edge 0..3 is image bottom, right, top, left. The first dealer (seat 0) is the edge that
+discards first, unless the calibration names it. Events wait until that is known.
+Tiles associate by position (river slot, meld place); tiles barely move, so no motion model.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict
+
+from rules_check.checker import RulesChecker
+from tracker import events as ev
+from tracker import tiles
+from tracker.analysis import FrameResult
+from tracker.table.state import StateError, TableState
+from tracker.temporal import StillnessGate
+from tracker.zones import HAND, MELD, RIVER, WALL, TableView, ZoneBands, assign
+from vision.activity import ActivityMeter
+from vision.calibration import EDGES, Calibration
+from vision.detections import TileDetections
+
+TILE_W, TILE_H = 26.0, 35.0  # mm, for slot spacing
+_CODES = np.asarray(tiles.MODEL_CLASSES, dtype=object)
+
+
+class TrackerConfig(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    rules: str = "mleague"
+    motion_threshold: float = 0.002  # share of a region's pixels changed to count as motion
+    settle_frames: int = 2
+    idle_every: int = 90
+    match_mm: float = 15.0  # a tile within this of a known tile is the same tile
+    min_wall_backs: int = 30  # fresh walls: after the deal 42 stacks (seen from above: 42 backs)
+    exhausted_wall_backs: int = 9  # at most this many stacks left: only the dead wall remains
+    open_hand_min: int = 2  # face-up tiles in a hand zone: the hand is laid open (4 melds leave 2)
+    crop: bool = True  # run the detector on the felt's bounding box only
+    confirm_frames: int = 1  # a new river / meld tile must be seen again this many still frames later
+    hand_count_slack: int = 2  # report standing-tile counts at most this far from the record's
+    tile_px_scale: float = 1.0  # detector scale: calibrated face width times this
+    bands: ZoneBands = ZoneBands()
+
+
+class Detector:
+    """What the tracker needs of a detector (``vision.detector.TileDetector`` fits)."""
+
+    def detect(self, image: np.ndarray, tile_px: float) -> TileDetections: ...
+
+
+@dataclass
+class _Slot:
+    u: float
+    v: float
+    votes: Counter
+    sideways: bool
+    present: bool = True
+
+
+@dataclass
+class _MeldTile:
+    u: float
+    v: float
+    code: str
+    sideways: bool
+    face_up: bool
+    group: int  # which meld of its edge
+
+
+@dataclass
+class _Kyoku:
+    frame: int
+    t: float
+    dora: list[str]
+    rivers: list[list[_Slot]] = field(default_factory=lambda: [[] for _ in range(4)])
+    melds: list[list[_MeldTile]] = field(default_factory=lambda: [[] for _ in range(4)])
+    dora_u: list[tuple[int, float]] = field(default_factory=list)  # (edge, u) of face-up wall tiles
+    started: bool = False  # start_kyoku emitted (needs the dealer: the first discard)
+    ended: bool = False  # hora / ryukyoku emitted
+    last_discard: tuple[int, int] | None = None  # (edge, slot index) still callable
+    last_actor: int | None = None  # edge of the last to act
+    after_call: int | None = None  # edge that called and must now discard without a draw
+    riichi: set[int] = field(default_factory=set)
+    reach_pending: int | None = None  # edge whose riichi discard awaits acceptance
+    cand_river: list[list[tuple[float, float, Counter]]] = field(
+        default_factory=lambda: [[] for _ in range(4)]
+    )
+    cand_meld: list[int] = field(default_factory=lambda: [0] * 4)  # new meld tiles seen in the last read
+    hand_seen: list[int | None] = field(default_factory=lambda: [None] * 4)
+    hand_said: list[int | None] = field(default_factory=lambda: [None] * 4)
+    drew: list[bool] = field(default_factory=lambda: [False] * 4)  # tsumo emitted since the last discard
+    pending_count: list[int] = field(default_factory=lambda: [0] * 4)  # hand change by events not yet applied
+
+
+EventFactory = Callable[[Callable[[int], int]], object]
+
+
+class TableTracker:
+    """``process(image, frame, t) -> FrameResult``; ``finish()`` at the end of the video."""
+
+    def __init__(self, calibration: Calibration, detector: Detector, config: TrackerConfig | None = None):
+        from rules_check.ruleset import ruleset_by_name
+        from tracker.table.layout import RULES_BY_NAME
+
+        self.cal = calibration
+        self.detector = detector
+        self.cfg = config or TrackerConfig()
+        self.activity = ActivityMeter(calibration)
+        self.gate = StillnessGate(self.cfg.motion_threshold, self.cfg.settle_frames, self.cfg.idle_every)
+        self.tile_px = calibration.tile_px() * self.cfg.tile_px_scale
+        self.seat0_edge: int | None = (
+            EDGES.index(calibration.seat0_edge) if calibration.seat0_edge is not None else None
+        )
+        self.state = TableState(RULES_BY_NAME[self.cfg.rules])
+        self.checker = RulesChecker(ruleset_by_name(self.cfg.rules))
+        self.kyoku: _Kyoku | None = None
+        self.waiting: list[tuple[EventFactory, int, float]] = []  # until the dealer is known
+        self.emitted: list = []
+        self.state_errors: list[str] = []
+        self.reads = 0
+        self.last_frame, self.last_t = -1, 0.0
+        self._crop = self._felt_box(calibration) if self.cfg.crop else None
+
+    # --- the frame loop ---------------------------------------------------------------------
+
+    def process(self, image: np.ndarray, frame: int, t: float) -> FrameResult:
+        self.last_frame, self.last_t = frame, t
+        if not self.gate.update(self.activity.update(image)):
+            return FrameResult(frame=frame, t=t)
+        self.gate.consume_moved()
+        self.reads += 1
+        view = assign(self._detect(image), self.cal, self.cfg.bands)
+        factories = self._observe(view, frame, t)
+        return self._emit(factories, frame, t)
+
+    def finish(self) -> FrameResult:
+        frame, t = self.last_frame, self.last_t
+        out: list[EventFactory] = []
+        k = self.kyoku
+        if k is not None and k.started:
+            out.append(lambda seat: ev.EndKyoku())
+        self.kyoku = None
+        if self.seat0_edge is None and self.waiting:
+            self.seat0_edge = 0  # never saw a discard: keep the image bottom as seat 0
+        return self._emit(out, frame, t)
+
+    def _detect(self, image: np.ndarray) -> TileDetections:
+        if self._crop is None:
+            return self.detector.detect(image, self.tile_px)
+        x0, y0, x1, y1 = self._crop
+        found = self.detector.detect(np.ascontiguousarray(image[y0:y1, x0:x1]), self.tile_px)
+        if len(found):
+            found = TileDetections(
+                found.boxes + np.array([x0, y0, x0, y0], np.float32),
+                found.class_ids,
+                found.angles,
+                found.face_up,
+                found.confidence,
+            )
+        return found
+
+    @staticmethod
+    def _felt_box(cal: Calibration) -> tuple[int, int, int, int]:
+        half = cal.felt_half_mm + 40
+        px = cal.table_to_image(np.array([[-half, -half], [half, -half], [half, half], [-half, half]]))
+        x0, y0 = np.floor(px.min(axis=0)).astype(int)
+        x1, y1 = np.ceil(px.max(axis=0)).astype(int)
+        return max(0, x0), max(0, y0), min(cal.width, x1), min(cal.height, y1)
+
+    # --- emitting ---------------------------------------------------------------------------
+
+    def _seat(self, edge: int) -> int:
+        return (edge - self.seat0_edge) % 4
+
+    def _emit(self, factories: list[EventFactory], frame: int, t: float) -> FrameResult:
+        self.waiting.extend((f, frame, t) for f in factories)
+        if self.seat0_edge is None or not self.waiting:
+            return FrameResult(frame=frame, t=t)
+        out, alerts = [], []
+        for factory, f_frame, f_t in self.waiting:
+            event = factory(self._seat)
+            if event is None:
+                continue
+            if event.frame is None:
+                event = event.model_copy(update={"frame": f_frame, "t": round(f_t, 3)})
+            try:
+                self.state.update(event)
+            except StateError as err:
+                self.state_errors.append(f"frame {f_frame} {event.type}: {err}")
+            alerts.extend(self.checker.feed(event))
+            out.append(event)
+        self.waiting = []
+        if self.kyoku is not None:
+            self.kyoku.pending_count = [0] * 4  # the state now holds every event
+        self.emitted.extend(out)
+        return FrameResult(frame=frame, t=t, events=out, alerts=alerts, state=self.state.to_json())
+
+    # --- reading the table ------------------------------------------------------------------
+
+    def _observe(self, view: TableView, frame: int, t: float) -> list[EventFactory]:
+        walls = view.select(view.zone == WALL)
+        backs = int(walls.back.sum())
+        river_tiles = int((view.zone == RIVER).sum())
+        k = self.kyoku
+        out: list[EventFactory] = []
+        if k is None or k.ended:
+            if backs >= self.cfg.min_wall_backs and river_tiles == 0:
+                if k is not None and k.started:
+                    out.append(lambda seat: ev.EndKyoku())
+                self.kyoku = _Kyoku(frame=frame, t=t, dora=[])
+                self._read_dora(view, self.kyoku, initial=True)
+            elif k is not None and k.ended and k.started and backs < 10:
+                out.append(lambda seat: ev.EndKyoku())
+                self.kyoku = None
+            return out
+        self._read_rivers(view, k, out)
+        self._read_melds(view, k, out)
+        self._read_dora(view, k, out=out)
+        self._read_hands(view, k, out, backs)
+        return out
+
+    def _read_dora(self, view: TableView, k: _Kyoku, initial: bool = False, out: list | None = None) -> None:
+        up = view.select((view.zone == WALL) & view.face_up)
+        for e, u, cid in zip(up.edge.tolist(), up.u.tolist(), up.class_ids.tolist()):
+            if any(ke == e and abs(ku - u) < self.cfg.match_mm for ke, ku in k.dora_u):
+                continue
+            code = _game_code(cid)
+            k.dora_u.append((e, u))
+            k.dora.append(code)
+            if not initial and out is not None and k.started:
+                out.append(lambda seat, c=code: ev.Dora(dora_marker=c))
+
+    def _read_rivers(self, view: TableView, k: _Kyoku, out: list) -> None:
+        for e in range(4):
+            obs = view.where(e, RIVER)
+            river = k.rivers[e]
+            present = [i for i, s in enumerate(river) if s.present]
+            fresh = np.ones(len(obs), bool)
+            if present and len(obs):
+                su = np.array([river[i].u for i in present])
+                sv = np.array([river[i].v for i in present])
+                d = np.hypot(obs.u[:, None] - su[None], obs.v[:, None] - sv[None])
+                near = d.min(axis=1) < self.cfg.match_mm
+                fresh = ~near
+                for j in np.nonzero(near)[0]:
+                    river[present[int(d[j].argmin())]].votes[_game_code(int(obs.class_ids[j]))] += 1
+            new = obs.select(fresh)
+            confirmed, waiting = [], []
+            for j in range(len(new)):
+                u, v = float(new.u[j]), float(new.v[j])
+                code = _game_code(int(new.class_ids[j]))
+                hit = next(
+                    (
+                        c
+                        for c in k.cand_river[e]
+                        if abs(c[0] - u) < self.cfg.match_mm and abs(c[1] - v) < self.cfg.match_mm
+                    ),
+                    None,
+                )
+                if hit is None:
+                    waiting.append((u, v, Counter({code: 1})))
+                else:
+                    hit[2][code] += 1
+                    confirmed.append((j, hit[2]))
+            k.cand_river[e] = waiting
+            if waiting:
+                self.gate.confirm(self.cfg.confirm_frames)
+            if not confirmed:
+                continue
+            picked = new.select(np.array([j for j, _ in confirmed]))
+            order = np.lexsort(
+                (picked.u, -np.round(picked.v / TILE_H))
+            )  # rows from the player, then left to right
+            for j in order.tolist():
+                self._discard(k, e, picked.select(np.array([j])), out, confirmed[j][1])
+
+    def _discard(self, k: _Kyoku, e: int, tile: TableView, out: list, votes: Counter) -> None:
+        code = _pick_code(votes)
+        u, v, sideways = float(tile.u[0]), float(tile.v[0]), bool(tile.sideways[0])
+        river = k.rivers[e]
+        first = next((s for s in river), None)
+        v0 = first.v if first is not None else v
+        row = max(0, int(round((v0 - v) / TILE_H)))
+        same_row = [s for s in river if s.present and max(0, int(round((v0 - s.v) / TILE_H))) == row]
+        col = sum(1 for s in same_row if s.u < u)
+        river.append(_Slot(u, v, votes, sideways))
+        if not k.started:
+            if self.seat0_edge is None:
+                self.seat0_edge = e  # the first discard names the first dealer
+            out.append(self._start_factory(k, e))
+            k.started = True
+        if k.reach_pending is not None and k.reach_pending != e:
+            out.append(lambda seat, a=k.reach_pending: ev.ReachAccepted(actor=seat(a)))
+            k.reach_pending = None
+        riichi = sideways and e not in k.riichi
+        if k.after_call != e and not k.drew[e]:
+            out.append(lambda seat: ev.Tsumo(actor=seat(e), pai="?"))
+            k.pending_count[e] += 1
+        k.after_call = None
+        k.drew[e] = False
+        k.pending_count[e] -= 1
+        if riichi:
+            k.riichi.add(e)
+            k.reach_pending = e
+            out.append(lambda seat: ev.Reach(actor=seat(e)))
+        slot = ev.RiverPlacement(row=row, col=col, sideways=sideways)
+        out.append(lambda seat, c=code, s=slot: ev.Dahai(actor=seat(e), pai=c, tsumogiri=False, slot=s))
+        k.last_discard = (e, len(river) - 1)
+        k.last_actor = e
+
+    def _start_factory(self, k: _Kyoku, dealer_edge: int) -> EventFactory:
+        dora = k.dora[0] if k.dora else "?"
+
+        def make(seat: Callable[[int], int]) -> ev.StartKyoku:
+            oya = seat(dealer_edge)
+            return ev.StartKyoku(
+                bakaze="E",
+                dora_marker=dora,
+                kyoku=oya + 1,
+                honba=0,
+                kyotaku=0,
+                oya=oya,
+                scores=[25000] * 4,
+                tehais=[["?"] * 13 for _ in range(4)],
+            )
+
+        return lambda seat: _at(make(seat), k.frame, k.t)
+
+    def _read_melds(self, view: TableView, k: _Kyoku, out: list) -> bool:
+        """New meld tiles: a call on the last discard, an ankan or a kakan. True if a call was read."""
+        called = False
+        for e in range(4):
+            obs = view.where(e, MELD)
+            if not len(obs):
+                continue
+            known = k.melds[e]
+            fresh = np.ones(len(obs), bool)
+            if known:
+                ku = np.array([m.u for m in known])
+                kv = np.array([m.v for m in known])
+                d = np.hypot(obs.u[:, None] - ku[None], obs.v[:, None] - kv[None])
+                fresh = d.min(axis=1) >= self.cfg.match_mm
+            new = obs.select(fresh)
+            seen_before = k.cand_meld[e] == len(new)
+            k.cand_meld[e] = len(new)
+            if len(new) and not seen_before:
+                self.gate.confirm(self.cfg.confirm_frames)
+                continue
+            if len(new) == 1 and known:
+                self._kakan(k, e, new, out)
+            elif len(new) in (3, 4):
+                called |= self._meld(k, e, new, out)
+            else:
+                continue
+            k.cand_meld[e] = 0
+
+        return called
+
+    def _kakan(self, k: _Kyoku, e: int, new: TableView, out: list) -> None:
+        u = float(new.u[0])
+        base = [m for m in k.melds[e] if m.sideways and abs(m.u - u) < self.cfg.match_mm]
+        if not base or not k.started:
+            return
+        code = _game_code(int(new.class_ids[0]))
+        group = base[0].group
+        pon = [m.code for m in k.melds[e] if m.group == group]
+        k.melds[e].append(_MeldTile(u, float(new.v[0]), code, True, True, group))
+        consumed = (pon + ["?"] * 3)[:3]
+        out.append(lambda seat: ev.Kakan(actor=seat(e), pai=code, consumed=consumed))
+        out.append(lambda seat: ev.Tsumo(actor=seat(e), pai="?"))
+        k.after_call = e
+        k.last_actor = e
+
+    def _meld(self, k: _Kyoku, e: int, new: TableView, out: list) -> bool:
+        if not k.started:
+            return False
+        order = np.argsort(new.u)  # left to right as the owner sees them
+        lr = new.select(order)
+        codes = [_game_code(int(c)) for c in lr.class_ids.tolist()]
+        side = np.nonzero(lr.sideways)[0].tolist()
+        down = np.nonzero(~lr.face_up)[0].tolist()
+        group = 1 + max((m.group for m in k.melds[e]), default=-1)
+        for j in range(len(lr)):
+            k.melds[e].append(
+                _MeldTile(
+                    float(lr.u[j]), float(lr.v[j]), codes[j], bool(lr.sideways[j]), bool(lr.face_up[j]), group
+                )
+            )
+        laid_codes = [c if c != "?" else "?" for c in codes]
+        if len(lr) == 4 and down:
+            visible = [c for c in codes if c != "?"]
+            kind = visible[0] if visible else "?"
+            consumed = [kind if c == "?" else c for c in codes]
+            laid = ev.MeldPlacement(tiles=laid_codes, sideways=side, face_down=down)
+            out.append(lambda seat: ev.Ankan(actor=seat(e), consumed=consumed, laid=laid))
+            out.append(lambda seat: ev.Tsumo(actor=seat(e), pai="?"))
+            k.pending_count[e] -= 3
+            k.after_call = e
+            k.last_actor = e
+            return False
+        if k.last_discard is None:
+            return False
+        src_edge, src_index = k.last_discard
+        if src_edge == e:
+            return False
+        slot = k.rivers[src_edge][src_index]
+        slot.present = False
+        called = _pick_code(slot.votes)
+        pick = side[0] if side else _position_of(codes, called)
+        pai = codes[pick] if codes[pick] != "?" else called
+        consumed = [c for i, c in enumerate(codes) if i != pick]
+        kinds = {tiles.deaka(c) for c in codes if c != "?"}
+        if len(lr) == 4:
+            kind_cls = ev.Daiminkan
+        elif len(kinds) <= 1:
+            kind_cls = ev.Pon
+        else:
+            kind_cls = ev.Chi
+        laid = ev.MeldPlacement(tiles=laid_codes, sideways=side, face_down=down)
+        if k.reach_pending is not None and k.reach_pending != e:
+            out.append(lambda seat, a=k.reach_pending: ev.ReachAccepted(actor=seat(a)))
+            k.reach_pending = None
+        out.append(
+            lambda seat: kind_cls(actor=seat(e), target=seat(src_edge), pai=pai, consumed=consumed, laid=laid)
+        )
+        k.pending_count[e] -= len(lr) - 1
+        if kind_cls is ev.Daiminkan:
+            out.append(lambda seat: ev.Tsumo(actor=seat(e), pai="?"))
+            k.pending_count[e] += 1
+        k.after_call = e
+        k.last_discard = None
+        k.last_actor = e
+        return True
+
+    def _read_hands(self, view: TableView, k: _Kyoku, out: list, backs: int) -> None:
+        opened = {}
+        for e in range(4):
+            hand = view.where(e, HAND)
+            up = hand.select(hand.face_up)
+            if len(up) >= self.cfg.open_hand_min:
+                opened[e] = [_game_code(int(c)) for c in up.select(np.argsort(up.u)).class_ids.tolist()]
+                continue
+            count = int(hand.standing.sum())
+            stable = k.hand_seen[e] == count  # two still readings agree
+            k.hand_seen[e] = count
+            if not (stable and k.started):
+                continue
+            expected = self.state.seats[self._seat(e)].hand_count + k.pending_count[e]
+            if count == expected + 1 and not k.drew[e] and k.after_call != e:
+                # a tile came into the hand from the wall: the draw, seen as it happens
+                k.drew[e] = True
+                k.pending_count[e] += 1
+                expected += 1
+                out.append(lambda seat, e=e: ev.WallTake(actor=seat(e)))
+                out.append(lambda seat, e=e: ev.Tsumo(actor=seat(e), pai="?"))
+            # a count far from the record's is likelier the detector's miss than a hand several
+            # tiles off (大相公/小相公 are one off): report only those within the slack
+            plausible = abs(count - expected) <= self.cfg.hand_count_slack
+            if k.hand_said[e] != count and plausible:
+                k.hand_said[e] = count
+                out.append(lambda seat, e=e, n=count: ev.HandCount(actor=seat(e), count=min(n, 18)))
+        if not opened or not k.started:
+            return
+        k.ended = True
+        if backs <= self.cfg.exhausted_wall_backs:
+            hands: list = [None] * 4
+            for e, codes in opened.items():
+                hands[e] = codes
+
+            def draw(seat, hands=hands):
+                by_seat: list = [None] * 4
+                for edge, codes in enumerate(hands):
+                    if codes is not None:
+                        by_seat[seat(edge)] = codes
+                return ev.Ryukyoku(reason="exhaustive", hands=by_seat)
+
+            out.append(draw)
+            return
+        for e, codes in opened.items():
+            ron = k.last_discard is not None and k.last_discard[0] != e and k.last_actor != e
+            if ron:
+                src_edge, src_index = k.last_discard
+                pai = _pick_code(k.rivers[src_edge][src_index].votes)
+                out.append(
+                    lambda seat, e=e, s=src_edge, p=pai, h=codes: ev.Hora(
+                        actor=seat(e), target=seat(s), pai=p, hand=h
+                    )
+                )
+            else:
+                out.append(lambda seat, e=e, h=codes: ev.Hora(actor=seat(e), target=seat(e), hand=h))
+
+
+def _position_of(codes: list[str], called: str) -> int:
+    for i, c in enumerate(codes):
+        if c != "?" and tiles.deaka(c) == tiles.deaka(called) if called != "?" else False:
+            return i
+    return 0
+
+
+def _pick_code(votes: Counter) -> str:
+    """The most seen code, a known tile before ``?``."""
+    known = [(n, c) for c, n in votes.items() if c != "?"]
+    return max(known)[1] if known else "?"
+
+
+def _game_code(class_id: int) -> str:
+    """A detector class as a game tile code (backs and standing tiles are unknown: ``?``)."""
+    code = str(_CODES[class_id])
+    return "?" if code in (tiles.BACK, tiles.STANDING) else code
+
+
+def _at(event, frame: int, t: float):
+    return event.model_copy(update={"frame": frame, "t": round(t, 3)})
