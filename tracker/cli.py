@@ -19,6 +19,7 @@ COMMAND_MODULES = (
     "datasets.commands",
     "rules_check.commands",
     "tracker.commands.analyze",
+    "tracker.live.command",
 )
 
 

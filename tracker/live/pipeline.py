@@ -1,0 +1,184 @@
+"""The live loop: frames -> FrameAnalyzer -> alert store -> broadcast.
+
+Runs in its own thread. Every alert is committed to the store before its message is published;
+publishing never waits for a client (``Hub``). The latest table snapshot is kept for new clients
+and for clients that fell behind, and stays after the source ends or drops.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from rules_check.alert import Alert
+from tracker.analysis import FrameAnalyzer, FrameResult
+from tracker.live.source import Frame, VideoSource
+from tracker.live.store import AlertStore
+
+TURN_STARTS = ("tsumo", "chi", "pon", "daiminkan")
+TURN_ENDS = ("hora", "ryukyoku", "end_kyoku", "end_game")
+THUMB_WIDTH = 320
+
+
+class LivePipeline:
+    def __init__(
+        self,
+        source: VideoSource,
+        analyzer_factory: Callable[[], FrameAnalyzer],
+        store: AlertStore,
+        publish: Callable[[str], None] = lambda text: None,
+        table: str = "1",
+        session: str | None = None,
+        tick_seconds: float = 0.5,
+    ):
+        self.source = source
+        self.analyzer_factory = analyzer_factory
+        self.store = store
+        self.publish = publish
+        self.table = table
+        self.session = session or time.strftime("%Y%m%dT%H%M%S", time.gmtime())
+        self.tick_seconds = tick_seconds
+        self.stop = threading.Event()
+        self.done = threading.Event()
+        self.error: BaseException | None = None
+        self.frames = 0
+        self.busy_seconds = 0.0  # time spent in analyse + store + publish
+        self.started: float | None = None
+        self.ended: float | None = None
+        self._lock = threading.Lock()
+        self._latest: dict[str, Any] = {
+            "type": "snapshot",
+            "table": table,
+            "frame": None,
+            "t": None,
+            "state": None,
+            "turn": None,
+            "source": "starting",
+        }
+        self._snapshot_text = json.dumps(self._latest)
+        source.on_status = self._on_status
+        self._thread: threading.Thread | None = None
+
+    # --- for the server -----------------------------------------------------------------------
+
+    def snapshot(self) -> str:
+        return self._snapshot_text
+
+    def start(self) -> None:
+        self._thread = threading.Thread(target=self.run, name="mjmon-live-pipeline", daemon=True)
+        self._thread.start()
+
+    def join(self, timeout: float | None = None) -> None:
+        if self._thread is not None:
+            self._thread.join(timeout)
+
+    @property
+    def fps(self) -> float:
+        """Frames analysed per second of the run so far (wall time, pacing included)."""
+        if self.started is None:
+            return 0.0
+        end = self.ended or time.monotonic()
+        return self.frames / max(end - self.started, 1e-9)
+
+    # --- the loop -----------------------------------------------------------------------------
+
+    def run(self) -> None:
+        try:
+            analyzer = self.analyzer_factory()
+            self.started = time.monotonic()
+            next_tick = 0.0
+            for frame in self.source.frames(self.stop):
+                begin = time.monotonic()
+                result = analyzer.process(frame.image, frame.index, frame.t)
+                self._handle(result, frame)
+                self.frames += 1
+                now = time.monotonic()
+                self.busy_seconds += now - begin
+                if now >= next_tick:
+                    self._tick(frame)
+                    next_tick = now + self.tick_seconds
+            if not self.stop.is_set():
+                self._handle(analyzer.finish(), None)
+        except BaseException as err:  # surfaced by the CLI; the pages keep the last state
+            self.error = err
+            self._on_status(f"error: {err}")
+        finally:
+            self.ended = time.monotonic()
+            self.done.set()
+
+    def _handle(self, result: FrameResult, frame: Frame | None) -> None:
+        if not result.events and not result.alerts and result.state is None:
+            return
+        records = []
+        for alert in result.alerts:
+            alert = alert.model_copy(update={"id": f"{self.session}-{alert.id}"})
+            thumb = _thumbnail(frame.image, alert) if frame is not None else None
+            records.append(self.store.add(alert, self.table, thumb))  # durable before broadcast
+        turn = self._latest["turn"]
+        for event in result.events:
+            if event.type in TURN_STARTS:
+                turn = {"seat": event.actor, "since": event.t if event.t is not None else result.t}
+            elif event.type in TURN_ENDS:
+                turn = None
+        self._remember(
+            frame=result.frame,
+            t=result.t,
+            turn=turn,
+            **({"state": result.state} if result.state is not None else {}),
+        )
+        message = {
+            "type": "update",
+            "table": self.table,
+            "frame": result.frame,
+            "t": result.t,
+            "events": [e.to_json() for e in result.events],
+            "alerts": records,
+            "state": result.state,
+            "turn": turn,
+            "read_wall": frame.wall if frame is not None else None,
+            "sent_wall": time.time(),
+        }
+        self.publish(json.dumps(message, ensure_ascii=False))
+
+    def _tick(self, frame: Frame) -> None:
+        self._remember(frame=frame.index, t=frame.t)
+        tick = {"type": "tick", "table": self.table, "frame": frame.index, "t": frame.t}
+        tick["turn"] = self._latest["turn"]
+        self.publish(json.dumps(tick))
+
+    def _on_status(self, status: str) -> None:
+        self._remember(source=status)
+        self.publish(json.dumps({"type": "source", "table": self.table, "source": status}))
+
+    def _remember(self, **changes) -> None:
+        with self._lock:
+            self._latest = {**self._latest, **changes}
+            self._snapshot_text = json.dumps(self._latest, ensure_ascii=False)
+
+
+def _thumbnail(image: np.ndarray, alert: Alert) -> bytes | None:
+    """A JPEG of the evidence: the alert's box with a margin, or the whole frame."""
+    import cv2
+
+    h, w = image.shape[:2]
+    box = alert.evidence.box
+    crop = image
+    if box is not None:
+        x1, y1, x2, y2 = box
+        m = 0.6 * max(x2 - x1, y2 - y1)
+        x1, y1 = int(max(x1 - m, 0)), int(max(y1 - m, 0))
+        x2, y2 = int(min(x2 + m, w)), int(min(y2 + m, h))
+        if x2 > x1 and y2 > y1:
+            crop = image[y1:y2, x1:x2]
+    scale = THUMB_WIDTH / crop.shape[1]
+    if scale < 1:
+        crop = cv2.resize(
+            crop, (THUMB_WIDTH, max(int(crop.shape[0] * scale), 1)), interpolation=cv2.INTER_AREA
+        )
+    ok, data = cv2.imencode(".jpg", crop, [cv2.IMWRITE_JPEG_QUALITY, 80])
+    return data.tobytes() if ok else None
