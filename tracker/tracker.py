@@ -31,7 +31,7 @@ from tracker import tiles
 from tracker.analysis import FrameResult
 from tracker.table.state import StateError, TableState
 from tracker.temporal import StillnessGate
-from tracker.zones import HAND, MELD, RIVER, WALL, TableView, ZoneBands, assign
+from tracker.zones import HAND, MELD, RIVER, WALL, TableView, ZoneBands, assign, to_table
 from vision.activity import ActivityMeter
 from vision.calibration import EDGES, Calibration
 from vision.detections import TileDetections
@@ -48,13 +48,16 @@ class TrackerConfig(BaseModel):
     settle_frames: int = 2
     idle_every: int = 90
     match_mm: float = 15.0  # a tile within this of a known tile is the same tile
-    min_wall_backs: int = 30  # fresh walls: after the deal 42 stacks (seen from above: 42 backs)
-    exhausted_wall_backs: int = 9  # at most this many stacks left: only the dead wall remains
+    # fresh deal: 42 wall stacks (seen from above: 42 backs) and 52 standing tiles; a weak detector
+    # sees a share of them, so the sum of both counts
+    min_fresh_tiles: int = 30
+    fresh_river_noise: int = 2  # stray river detections tolerated on a fresh deal
     open_hand_min: int = 2  # face-up tiles in a hand zone: the hand is laid open (4 melds leave 2)
     crop: bool = True  # run the detector on the felt's bounding box only
     confirm_frames: int = 1  # a new river / meld tile must be seen again this many still frames later
-    hand_count_slack: int = 2  # report standing-tile counts at most this far from the record's
+    hand_count_slack: int = 1  # report standing-tile counts at most this far from the record's
     tile_px_scale: float = 1.0  # detector scale: calibrated face width times this
+    lift_stride: int = 2  # read a moving hand that holds a drawn tile every this many frames
     bands: ZoneBands = ZoneBands()
 
 
@@ -104,6 +107,12 @@ class _Kyoku:
     cand_meld: list[int] = field(default_factory=lambda: [0] * 4)  # new meld tiles seen in the last read
     hand_seen: list[int | None] = field(default_factory=lambda: [None] * 4)
     hand_said: list[int | None] = field(default_factory=lambda: [None] * 4)
+    armed: list[int | None] = field(
+        default_factory=lambda: [None] * 4
+    )  # hand size while a drawn tile sits apart
+    lift_gap: list[list[bool]] = field(
+        default_factory=lambda: [[] for _ in range(4)]
+    )  # drawn tile still apart?
     drew: list[bool] = field(default_factory=lambda: [False] * 4)  # tsumo emitted since the last discard
     pending_count: list[int] = field(default_factory=lambda: [0] * 4)  # hand change by events not yet applied
 
@@ -136,18 +145,46 @@ class TableTracker:
         self.reads = 0
         self.last_frame, self.last_t = -1, 0.0
         self._crop = self._felt_box(calibration) if self.cfg.crop else None
+        self._hand_boxes = [self._band_box(calibration, e, self.cfg.bands.hand) for e in range(4)]
 
     # --- the frame loop ---------------------------------------------------------------------
 
     def process(self, image: np.ndarray, frame: int, t: float) -> FrameResult:
         self.last_frame, self.last_t = frame, t
-        if not self.gate.update(self.activity.update(image)):
+        activity = self.activity.update(image)
+        if not self.gate.update(activity):
+            self._watch_lift(image, frame, activity)
             return FrameResult(frame=frame, t=t)
         self.gate.consume_moved()
         self.reads += 1
         view = assign(self._detect(image), self.cal, self.cfg.bands)
         factories = self._observe(view, frame, t)
         return self._emit(factories, frame, t)
+
+    def _watch_lift(self, image: np.ndarray, frame: int, activity: np.ndarray) -> None:
+        """While an arm moves over a hand that holds a drawn tile, read that hand now and then:
+        the moment one tile is gone tells tsumogiri (the set-apart tile left) from tedashi (it stayed)."""
+        k = self.kyoku
+        if k is None or frame % self.cfg.lift_stride:
+            return
+        for e in range(4):
+            if k.armed[e] is None or activity[e] <= self.cfg.motion_threshold:
+                continue
+            x0, y0, x1, y1 = self._hand_boxes[e]
+            found = self.detector.detect(np.ascontiguousarray(image[y0:y1, x0:x1]), self.tile_px)
+            if not len(found):
+                continue
+            found = TileDetections(
+                found.boxes + np.array([x0, y0, x0, y0], np.float32),
+                found.class_ids,
+                found.angles,
+                found.face_up,
+                found.confidence,
+            )
+            hand = assign(found, self.cal, self.cfg.bands).where(e, HAND)
+            standing = hand.select(hand.standing)
+            if len(standing) == k.armed[e] - 1:
+                k.lift_gap[e].append(drawn_apart(standing.u))
 
     def finish(self) -> FrameResult:
         frame, t = self.last_frame, self.last_t
@@ -174,6 +211,21 @@ class TableTracker:
                 found.confidence,
             )
         return found
+
+    @staticmethod
+    def _band_box(
+        cal: Calibration, edge: int, band: tuple[float, float, float, float]
+    ) -> tuple[int, int, int, int]:
+        """Image bounding box of one edge's zone band, a tile's margin around it."""
+        u0, u1, v0, v1 = band
+        local = np.array([[u0, v0], [u1, v0], [u1, v1], [u0, v1]]) + np.array(
+            [[-20, -20], [20, -20], [20, 20], [-20, 20]]
+        )
+        xy = np.array([to_table(edge, u, v) for u, v in local])
+        px = cal.table_to_image(xy)
+        x0, y0 = np.floor(px.min(axis=0)).astype(int)
+        x1, y1 = np.ceil(px.max(axis=0)).astype(int)
+        return max(0, x0), max(0, y0), min(cal.width, x1), min(cal.height, y1)
 
     @staticmethod
     def _felt_box(cal: Calibration) -> tuple[int, int, int, int]:
@@ -213,6 +265,9 @@ class TableTracker:
 
     # --- reading the table ------------------------------------------------------------------
 
+    def _code(self, class_id: int) -> str:
+        return game_code(class_id, self.cfg.rules == "mcr")
+
     def _observe(self, view: TableView, frame: int, t: float) -> list[EventFactory]:
         walls = view.select(view.zone == WALL)
         backs = int(walls.back.sum())
@@ -220,7 +275,8 @@ class TableTracker:
         k = self.kyoku
         out: list[EventFactory] = []
         if k is None or k.ended:
-            if backs >= self.cfg.min_wall_backs and river_tiles == 0:
+            standing = int(view.select(view.zone == HAND).standing.sum())
+            if backs + standing >= self.cfg.min_fresh_tiles and river_tiles <= self.cfg.fresh_river_noise:
                 if k is not None and k.started:
                     out.append(lambda seat: ev.EndKyoku())
                 self.kyoku = _Kyoku(frame=frame, t=t, dora=[])
@@ -232,7 +288,7 @@ class TableTracker:
         self._read_rivers(view, k, out)
         self._read_melds(view, k, out)
         self._read_dora(view, k, out=out)
-        self._read_hands(view, k, out, backs)
+        self._read_hands(view, k, out)
         return out
 
     def _read_dora(self, view: TableView, k: _Kyoku, initial: bool = False, out: list | None = None) -> None:
@@ -240,7 +296,7 @@ class TableTracker:
         for e, u, cid in zip(up.edge.tolist(), up.u.tolist(), up.class_ids.tolist()):
             if any(ke == e and abs(ku - u) < self.cfg.match_mm for ke, ku in k.dora_u):
                 continue
-            code = _game_code(cid)
+            code = self._code(cid)
             k.dora_u.append((e, u))
             k.dora.append(code)
             if not initial and out is not None and k.started:
@@ -249,6 +305,7 @@ class TableTracker:
     def _read_rivers(self, view: TableView, k: _Kyoku, out: list) -> None:
         for e in range(4):
             obs = view.where(e, RIVER)
+            obs = obs.select(obs.face_up)  # discards lie face up: a back or standing tile here is noise
             river = k.rivers[e]
             present = [i for i, s in enumerate(river) if s.present]
             fresh = np.ones(len(obs), bool)
@@ -259,12 +316,12 @@ class TableTracker:
                 near = d.min(axis=1) < self.cfg.match_mm
                 fresh = ~near
                 for j in np.nonzero(near)[0]:
-                    river[present[int(d[j].argmin())]].votes[_game_code(int(obs.class_ids[j]))] += 1
+                    river[present[int(d[j].argmin())]].votes[self._code(int(obs.class_ids[j]))] += 1
             new = obs.select(fresh)
             confirmed, waiting = [], []
             for j in range(len(new)):
                 u, v = float(new.u[j]), float(new.v[j])
-                code = _game_code(int(new.class_ids[j]))
+                code = self._code(int(new.class_ids[j]))
                 hit = next(
                     (
                         c
@@ -320,7 +377,14 @@ class TableTracker:
             k.reach_pending = e
             out.append(lambda seat: ev.Reach(actor=seat(e)))
         slot = ev.RiverPlacement(row=row, col=col, sideways=sideways)
-        out.append(lambda seat, c=code, s=slot: ev.Dahai(actor=seat(e), pai=c, tsumogiri=False, slot=s))
+        # tsumogiri: while the tile was in the air the hand showed no tile set apart any more
+        gaps = k.lift_gap[e]
+        tsumogiri = bool(gaps) and sum(gaps) * 2 < len(gaps)
+        k.lift_gap[e] = []
+        k.armed[e] = None
+        out.append(
+            lambda seat, c=code, s=slot, g=tsumogiri: ev.Dahai(actor=seat(e), pai=c, tsumogiri=g, slot=s)
+        )
         k.last_discard = (e, len(river) - 1)
         k.last_actor = e
 
@@ -362,12 +426,20 @@ class TableTracker:
             if len(new) and not seen_before:
                 self.gate.confirm(self.cfg.confirm_frames)
                 continue
-            if len(new) == 1 and known:
-                self._kakan(k, e, new, out)
-            elif len(new) in (3, 4):
-                called |= self._meld(k, e, new, out)
-            else:
-                continue
+            # a tile beside (toward the centre of) a sideways meld tile is a kakan's added tile
+            side_u = np.array([m.u for m in known if m.sideways]) if known else np.zeros(0)
+            added = (
+                (np.abs(new.u[:, None] - side_u[None]) < self.cfg.match_mm).any(axis=1)
+                if len(side_u)
+                else np.zeros(len(new), bool)
+            )
+            for j in np.nonzero(added)[0]:
+                self._kakan(k, e, new.select(np.array([j])), out)
+            rest = new.select(~added)
+            if len(rest) in (3, 4):
+                called |= self._meld(k, e, rest, out)
+            elif len(rest) and not added.any():
+                continue  # a partial meld (or noise): wait for the rest
             k.cand_meld[e] = 0
 
         return called
@@ -377,7 +449,7 @@ class TableTracker:
         base = [m for m in k.melds[e] if m.sideways and abs(m.u - u) < self.cfg.match_mm]
         if not base or not k.started:
             return
-        code = _game_code(int(new.class_ids[0]))
+        code = self._code(int(new.class_ids[0]))
         group = base[0].group
         pon = [m.code for m in k.melds[e] if m.group == group]
         k.melds[e].append(_MeldTile(u, float(new.v[0]), code, True, True, group))
@@ -390,9 +462,12 @@ class TableTracker:
     def _meld(self, k: _Kyoku, e: int, new: TableView, out: list) -> bool:
         if not k.started:
             return False
+        if len(new) == 4 and new.face_up.all() and not _one_kind([self._code(int(c)) for c in new.class_ids]):
+            # four face-up tiles of more than one kind are no kan: a call plus a stray detection
+            new = new.select(np.argsort(-new.confidence)[:3])
         order = np.argsort(new.u)  # left to right as the owner sees them
         lr = new.select(order)
-        codes = [_game_code(int(c)) for c in lr.class_ids.tolist()]
+        codes = [self._code(int(c)) for c in lr.class_ids.tolist()]
         side = np.nonzero(lr.sideways)[0].tolist()
         down = np.nonzero(~lr.face_up)[0].tolist()
         group = 1 + max((m.group for m in k.melds[e]), default=-1)
@@ -448,15 +523,17 @@ class TableTracker:
         k.last_actor = e
         return True
 
-    def _read_hands(self, view: TableView, k: _Kyoku, out: list, backs: int) -> None:
+    def _read_hands(self, view: TableView, k: _Kyoku, out: list) -> None:
         opened = {}
         for e in range(4):
             hand = view.where(e, HAND)
             up = hand.select(hand.face_up)
             if len(up) >= self.cfg.open_hand_min:
-                opened[e] = [_game_code(int(c)) for c in up.select(np.argsort(up.u)).class_ids.tolist()]
+                opened[e] = [self._code(int(c)) for c in up.select(np.argsort(up.u)).class_ids.tolist()]
                 continue
             count = int(hand.standing.sum())
+            standing = hand.select(hand.standing)
+            k.armed[e] = count if count >= 2 and drawn_apart(standing.u) else None
             stable = k.hand_seen[e] == count  # two still readings agree
             k.hand_seen[e] = count
             if not (stable and k.started):
@@ -478,7 +555,11 @@ class TableTracker:
         if not opened or not k.started:
             return
         k.ended = True
-        if backs <= self.cfg.exhausted_wall_backs:
+        # a winning hand laid open holds 14 tiles counting each meld as 3 (the ron tile included);
+        # a tenpai hand shown at a draw holds 13
+        groups = [len({m.group for m in k.melds[e]}) for e in range(4)]
+        winners = {e: c for e, c in opened.items() if (len(c) + 3 * groups[e]) % 3 == 2}
+        if not winners:
             hands: list = [None] * 4
             for e, codes in opened.items():
                 hands[e] = codes
@@ -492,7 +573,7 @@ class TableTracker:
 
             out.append(draw)
             return
-        for e, codes in opened.items():
+        for e, codes in winners.items():
             ron = k.last_discard is not None and k.last_discard[0] != e and k.last_actor != e
             if ron:
                 src_edge, src_index = k.last_discard
@@ -513,16 +594,31 @@ def _position_of(codes: list[str], called: str) -> int:
     return 0
 
 
+def _one_kind(codes: list[str]) -> bool:
+    return len({tiles.deaka(c) for c in codes if c != "?"}) <= 1
+
+
+def drawn_apart(u: np.ndarray, gap_mm: float = 5.0) -> bool:
+    """Do standing tiles at ``u`` (mm) end, at the player's right, in one tile set apart?"""
+    if len(u) < 2:
+        return False
+    s = np.sort(u)
+    return bool(s[-1] - s[-2] > TILE_W + gap_mm)
+
+
 def _pick_code(votes: Counter) -> str:
     """The most seen code, a known tile before ``?``."""
     known = [(n, c) for c, n in votes.items() if c != "?"]
     return max(known)[1] if known else "?"
 
 
-def _game_code(class_id: int) -> str:
-    """A detector class as a game tile code (backs and standing tiles are unknown: ``?``)."""
+def game_code(class_id: int, bonus: bool) -> str:
+    """A detector class as a game tile code: backs and standing tiles are unknown (``?``), and so
+    is a flower or season where the rules have none (the detector confused it)."""
     code = str(_CODES[class_id])
-    return "?" if code in (tiles.BACK, tiles.STANDING) else code
+    if code in (tiles.BACK, tiles.STANDING) or (not bonus and tiles.is_bonus(code)):
+        return "?"
+    return code
 
 
 def _at(event, frame: int, t: float):
