@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from tracker.events import parse_event
+from tracker.events import apply_retractions, parse_event
 from tracker.logs import read_mjai
 from tracker.table.state import StateError, TableState
 
@@ -105,7 +105,8 @@ def evaluate(clip_dir: Path, analysis_dir: Path) -> dict:
     t_events = [
         parse_event(item["event"]).model_copy(update={"frame": item["frame"]}) for item in truth["events"]
     ]
-    a_events = read_mjai((analysis_dir / "events.mjai.jsonl").read_text(), str(analysis_dir))
+    a_raw = read_mjai((analysis_dir / "events.mjai.jsonl").read_text(), str(analysis_dir))
+    a_events = apply_retractions(a_raw)
     summary_path = analysis_dir / "summary.json"
     summary = json.loads(summary_path.read_text()) if summary_path.exists() else {}
     edge = summary.get("seat0_edge")
@@ -231,6 +232,7 @@ def evaluate(clip_dir: Path, analysis_dir: Path) -> dict:
             "recall": round(found / len(staged), 4) if staged else None,
             "precision": round(found / len(got_alerts), 4) if got_alerts else None,
         },
+        "retractions": sum(e.type == "retract" for e in a_raw),
         "speed_fps": summary.get("fps"),
         "wrong": wrong[:40],
     }

@@ -208,6 +208,19 @@ class TileExposed(_Event):
     pai: Tile
 
 
+class Retract(_Event):
+    """Vision: an earlier event was a wrong guess. ``target_type`` / ``target_frame`` / ``actor``
+    name it; without ``pai`` it did not happen at all, with ``pai`` its tile was this one instead.
+    The record is never rewritten in place: readers apply retractions (``apply_retractions``)."""
+
+    type: Literal["retract"] = "retract"
+    target_type: str
+    target_frame: int
+    actor: Seat | None = None
+    pai: Tile | None = None
+    reason: str | None = None
+
+
 EVENT_CLASSES = (
     StartGame,
     StartKyoku,
@@ -229,9 +242,10 @@ EVENT_CLASSES = (
     WallTake,
     HandCount,
     TileExposed,
+    Retract,
 )
 #: observations only a camera makes; mjai readers do not know them (``write_mjai(vision=False)``)
-VISION_TYPES = frozenset({"wall_take", "hand_count", "tile_exposed"})
+VISION_TYPES = frozenset({"wall_take", "hand_count", "tile_exposed", "retract"})
 GameEvent = Annotated[Union[EVENT_CLASSES], Field(discriminator="type")]
 
 CALLS = (Chi, Pon, Daiminkan)
@@ -254,3 +268,29 @@ def parse_event(data: dict[str, Any]) -> Any:
         first = err.errors()[0]
         where = ".".join(str(p) for p in first["loc"][1:]) or "event"
         raise ValueError(f"{kind}: {where}: {first['msg']}") from None
+
+
+def apply_retractions(events: list) -> list:
+    """The record with every ``retract`` applied: retracted events dropped, corrected tiles set
+    (the ``retract`` events themselves left out)."""
+    drop: set[tuple] = set()
+    fix: dict[tuple, str] = {}
+    for e in events:
+        if e.type == "retract":
+            key = (e.target_type, e.target_frame, e.actor)
+            if e.pai is None:
+                drop.add(key)
+            else:
+                fix[key] = e.pai
+    out = []
+    for e in events:
+        if e.type == "retract":
+            continue
+        key = (e.type, e.frame, getattr(e, "actor", None))
+        if key in drop:
+            drop.discard(key)  # one retraction removes one event
+            continue
+        if key in fix and hasattr(e, "pai"):
+            e = e.model_copy(update={"pai": fix.pop(key)})
+        out.append(e)
+    return out

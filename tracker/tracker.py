@@ -57,6 +57,7 @@ class TrackerConfig(BaseModel):
     confirm_frames: int = 1  # a new river / meld tile must be seen again this many still frames later
     hand_count_slack: int = 1  # report standing-tile counts at most this far from the record's
     tile_px_scale: float = 1.0  # detector scale: calibrated face width times this
+    retract_after: int = 4  # still reads that contradict a discard before it is retracted
     lift_stride: int = 2  # read a moving hand that holds a drawn tile every this many frames
     bands: ZoneBands = ZoneBands()
 
@@ -73,7 +74,10 @@ class _Slot:
     v: float
     votes: Counter
     sideways: bool
+    frame: int  # the read that emitted its dahai (a retraction names it)
+    said: str  # the tile the dahai named
     present: bool = True
+    misses: int = 0  # still reads in a row that did not see it
 
 
 @dataclass
@@ -269,6 +273,7 @@ class TableTracker:
         return game_code(class_id, self.cfg.rules == "mcr")
 
     def _observe(self, view: TableView, frame: int, t: float) -> list[EventFactory]:
+        self._frame = frame
         walls = view.select(view.zone == WALL)
         backs = int(walls.back.sum())
         river_tiles = int((view.zone == RIVER).sum())
@@ -317,6 +322,10 @@ class TableTracker:
                 fresh = ~near
                 for j in np.nonzero(near)[0]:
                     river[present[int(d[j].argmin())]].votes[self._code(int(obs.class_ids[j]))] += 1
+                seen = {present[int(i)] for i in d.argmin(axis=1)[near]}
+            else:
+                seen = set()
+            self._review(k, e, [i for i in present if i not in seen], [i for i in present if i in seen], out)
             new = obs.select(fresh)
             confirmed, waiting = [], []
             for j in range(len(new)):
@@ -347,6 +356,39 @@ class TableTracker:
             for j in order.tolist():
                 self._discard(k, e, picked.select(np.array([j])), out, confirmed[j][1])
 
+    def _review(self, k: _Kyoku, e: int, missed: list[int], seen: list[int], out: list) -> None:
+        """Retract what later reads contradict: a discard whose tile left the river with no call
+        taking it, or whose tile reads differently on most later looks."""
+        river = k.rivers[e]
+        for i in seen:
+            slot = river[i]
+            slot.misses = 0
+            best = _pick_code(slot.votes)
+            if (
+                best != slot.said
+                and slot.votes[best] >= self.cfg.retract_after
+                and slot.votes[best] > 2 * slot.votes[slot.said]
+            ):
+                out.append(
+                    lambda seat, s=slot, c=best: ev.Retract(
+                        target_type="dahai", target_frame=s.frame, actor=seat(e), pai=c, reason="tile reread"
+                    )
+                )
+                slot.said = best
+        for i in missed:
+            slot = river[i]
+            slot.misses += 1
+            if slot.misses >= self.cfg.retract_after:
+                slot.present = False
+                out.append(
+                    lambda seat, s=slot: ev.Retract(
+                        target_type="dahai",
+                        target_frame=s.frame,
+                        actor=seat(e),
+                        reason="no such tile in the river",
+                    )
+                )
+
     def _discard(self, k: _Kyoku, e: int, tile: TableView, out: list, votes: Counter) -> None:
         code = _pick_code(votes)
         u, v, sideways = float(tile.u[0]), float(tile.v[0]), bool(tile.sideways[0])
@@ -356,7 +398,7 @@ class TableTracker:
         row = max(0, int(round((v0 - v) / TILE_H)))
         same_row = [s for s in river if s.present and max(0, int(round((v0 - s.v) / TILE_H))) == row]
         col = sum(1 for s in same_row if s.u < u)
-        river.append(_Slot(u, v, votes, sideways))
+        river.append(_Slot(u, v, votes, sideways, self._frame, code))
         if not k.started:
             if self.seat0_edge is None:
                 self.seat0_edge = e  # the first discard names the first dealer

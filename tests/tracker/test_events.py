@@ -96,7 +96,7 @@ def test_vision_placements_and_events_round_trip():
     ]
     for data in samples:
         assert ev.parse_event(data).to_json() == data
-    assert {"wall_take", "hand_count", "tile_exposed"} == ev.VISION_TYPES <= ev.EVENT_TYPES
+    assert {"wall_take", "hand_count", "tile_exposed", "retract"} == ev.VISION_TYPES <= ev.EVENT_TYPES
 
 
 def test_frame_result_carries_events_and_alerts():
@@ -122,3 +122,17 @@ def test_frame_result_carries_events_and_alerts():
     )
     assert isinstance(result.events[0], ev.Dahai) and isinstance(result.alerts[0], Alert)
     assert FrameResult.model_validate_json(result.model_dump_json()) == result
+
+
+def test_retractions_drop_or_correct_exactly_the_named_event():
+    events = [
+        ev.Dahai(actor=1, pai="3m", tsumogiri=False, frame=10),
+        ev.Dahai(actor=2, pai="4m", tsumogiri=False, frame=20),
+        ev.Dahai(actor=3, pai="5m", tsumogiri=False, frame=20),
+        ev.Retract(target_type="dahai", target_frame=20, actor=2, frame=30, reason="tile gone"),
+        ev.Retract(target_type="dahai", target_frame=10, actor=1, pai="8m", frame=31),
+    ]
+    assert ev.parse_event(events[3].to_json()) == events[3]
+    fixed = ev.apply_retractions(events)
+    assert [(e.actor, e.pai) for e in fixed] == [(1, "8m"), (3, "5m")]
+    assert events[0].pai == "3m"  # the original record is left as it was

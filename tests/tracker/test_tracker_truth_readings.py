@@ -29,7 +29,7 @@ def test_record_matches_the_truth(analysis):
     assert figures["melds"] == {"right": 3, "total": 3, "share": 1.0}
     assert figures["dora_indicators"]["share"] == 1.0
     assert figures["results"]["share"] == 1.0
-    assert figures["spurious_events"] == 0
+    assert figures["spurious_events"] == 0 and figures["retractions"] == 0
     assert figures["latency_s"]["median"] < 0.5
 
 

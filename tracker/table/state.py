@@ -265,6 +265,9 @@ class TableState:
     def _on_tile_exposed(self, e: ev.TileExposed) -> None:
         pass
 
+    def _on_retract(self, e: ev.Retract) -> None:
+        pass  # the camera corrects itself; the record's readers apply it (events.apply_retractions)
+
     def _on_dora(self, e: ev.Dora) -> None:
         if len(self.dora_indicators) > self.kans:
             raise StateError("a new dora indicator without a kan")
