@@ -11,6 +11,7 @@ analysis names its seat-0 edge in ``summary.json``.
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
 import sys
 from collections import defaultdict
@@ -105,7 +106,8 @@ def evaluate(clip_dir: Path, analysis_dir: Path) -> dict:
     t_events = [
         parse_event(item["event"]).model_copy(update={"frame": item["frame"]}) for item in truth["events"]
     ]
-    a_raw = read_mjai((analysis_dir / "events.mjai.jsonl").read_text(), str(analysis_dir))
+    text = (analysis_dir / "events.mjai.jsonl").read_text()
+    a_raw = read_mjai(text, str(analysis_dir)) if text.strip() else []
     a_events = apply_retractions(a_raw)
     summary_path = analysis_dir / "summary.json"
     summary = json.loads(summary_path.read_text()) if summary_path.exists() else {}
@@ -117,7 +119,7 @@ def evaluate(clip_dir: Path, analysis_dir: Path) -> dict:
     t_by = _by_kyoku(t_events, lambda s: s)
     a_by = _by_kyoku(a_events, a_map)
 
-    disc_ok = disc_total = tsumo_ok = tsumo_total = 0
+    disc_ok = disc_total = tsumo_ok = tsumo_total = aligned = 0
     meld_ok = meld_total = dora_ok = dora_total = res_ok = res_total = 0
     spurious = 0
     latency: list[float] = []
@@ -126,6 +128,11 @@ def evaluate(clip_dir: Path, analysis_dir: Path) -> dict:
         t, a = t_by[k], a_by[k]
         for s in range(4):
             td, ad = t["discards"][s], a["discards"][s]
+            # order-tolerant view: discards matched after aligning the two sequences (a missed or
+            # extra discard shifts every later index in the strict figure)
+            key = lambda d: (d["code"], d["sideways"])  # noqa: E731
+            sm = difflib.SequenceMatcher(a=[key(d) for d in td], b=[key(d) for d in ad], autojunk=False)
+            aligned += sum(block.size for block in sm.get_matching_blocks())
             for i, want in enumerate(td):
                 disc_total += 1
                 got = ad[i] if i < len(ad) else None
@@ -214,6 +221,7 @@ def evaluate(clip_dir: Path, analysis_dir: Path) -> dict:
         "analysis": str(analysis_dir),
         "kyoku": len(t_by),
         "discards": _share(disc_ok, disc_total),
+        "discards_aligned": _share(aligned, disc_total),
         "melds": _share(meld_ok, meld_total),
         "dora_indicators": _share(dora_ok, dora_total),
         "tsumogiri_on_right_discards": _share(tsumo_ok, tsumo_total),

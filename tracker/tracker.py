@@ -50,11 +50,12 @@ class TrackerConfig(BaseModel):
     match_mm: float = 15.0  # a tile within this of a known tile is the same tile
     # fresh deal: 42 wall stacks (seen from above: 42 backs) and 52 standing tiles; a weak detector
     # sees a share of them, so the sum of both counts
-    min_fresh_tiles: int = 30
+    min_fresh_tiles: int = 12
     fresh_river_noise: int = 2  # stray river detections tolerated on a fresh deal
     open_hand_min: int = 2  # face-up tiles in a hand zone: the hand is laid open (4 melds leave 2)
     crop: bool = True  # run the detector on the felt's bounding box only
     confirm_frames: int = 1  # a new river / meld tile must be seen again this many still frames later
+    hand_agree: int = 2  # still readings in a row that must agree on a hand's count
     hand_count_slack: int = 1  # report standing-tile counts at most this far from the record's
     tile_px_scale: float = 1.0  # detector scale: calibrated face width times this
     retract_after: int = 4  # still reads that contradict a discard before it is retracted
@@ -110,6 +111,7 @@ class _Kyoku:
     )
     cand_meld: list[int] = field(default_factory=lambda: [0] * 4)  # new meld tiles seen in the last read
     hand_seen: list[int | None] = field(default_factory=lambda: [None] * 4)
+    hand_run: list[int] = field(default_factory=lambda: [0] * 4)  # still readings in a row with that count
     hand_said: list[int | None] = field(default_factory=lambda: [None] * 4)
     armed: list[int | None] = field(
         default_factory=lambda: [None] * 4
@@ -576,8 +578,9 @@ class TableTracker:
             count = int(hand.standing.sum())
             standing = hand.select(hand.standing)
             k.armed[e] = count if count >= 2 and drawn_apart(standing.u) else None
-            stable = k.hand_seen[e] == count  # two still readings agree
+            k.hand_run[e] = k.hand_run[e] + 1 if k.hand_seen[e] == count else 1
             k.hand_seen[e] = count
+            stable = k.hand_run[e] >= self.cfg.hand_agree
             if not (stable and k.started):
                 continue
             expected = self.state.seats[self._seat(e)].hand_count + k.pending_count[e]
