@@ -139,8 +139,8 @@ def evaluate(clip_dir: Path, analysis_dir: Path) -> dict:
                 if got is None:
                     wrong.append(f"kyoku {k} seat {s} discard {i}: missing (truth {want['code']})")
                     continue
-                latency.append((got["frame"] - want["frame"]) / fps)
                 if got["code"] == want["code"] and got["sideways"] == want["sideways"]:
+                    latency.append((got["frame"] - want["frame"]) / fps)  # right events only
                     disc_ok += 1
                     tsumo_total += 1
                     tsumo_ok += got["tsumogiri"] == want["tsumogiri"]
@@ -157,13 +157,14 @@ def evaluate(clip_dir: Path, analysis_dir: Path) -> dict:
                 if got is None:
                     wrong.append(f"kyoku {k} seat {s} meld {i}: missing ({want['type']})")
                     continue
-                latency.append((got["frame"] - want["frame"]) / fps)
                 same = (got["type"], got["tiles"], got["source"]) == (
                     want["type"],
                     want["tiles"],
                     want["source"],
                 )
                 meld_ok += same
+                if same:
+                    latency.append((got["frame"] - want["frame"]) / fps)
                 if not same:
                     wrong.append(f"kyoku {k} seat {s} meld {i}: {got} vs truth {want}")
             spurious += max(0, len(am) - len(tm))
@@ -175,9 +176,11 @@ def evaluate(clip_dir: Path, analysis_dir: Path) -> dict:
             res_total += 1
             got = a["results"][i] if i < len(a["results"]) else None
             if got is not None:
-                latency.append((got["frame"] - want["frame"]) / fps)
                 keys = ("type", "actor", "target") if want["type"] == "hora" else ("type",)
-                res_ok += all(got.get(x) == want.get(x) for x in keys)
+                right = all(got.get(x) == want.get(x) for x in keys)
+                res_ok += right
+                if right:
+                    latency.append((got["frame"] - want["frame"]) / fps)
         spurious += max(0, len(a["results"]) - len(t["results"]))
         spurious += max(0, len(a["reach"]) - len(t["reach"]))
     kyoku_count = max(1, len(t_by))

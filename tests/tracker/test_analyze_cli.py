@@ -59,3 +59,43 @@ def test_calibrate_saves_a_loadable_file(tmp_path, capsys):
     assert "table found" in capsys.readouterr().out
     cal = Calibration.load(out)
     assert cal.width == 1280 and cal.seat0_edge is None
+
+
+class _NoTiles:
+    """Test double: a detector that sees nothing (the CLI path, not the detector, is under test)."""
+
+    def detect(self, image, tile_px):
+        from vision.detections import TileDetections
+
+        return TileDetections.empty()
+
+
+def test_cut_video_writes_what_it_saw_then_fails_in_one_line(tmp_path, capsys, monkeypatch):
+    from tracker.commands import analyze
+
+    # the sample clip remuxed with its index first, then cut: it opens and breaks off midway
+    src = av.open(str(analyze.SAMPLE_CLIP))
+    whole = tmp_path / "whole.mp4"
+    dst = av.open(str(whole), mode="w", options={"movflags": "faststart"})
+    stream = dst.add_stream_from_template(src.streams.video[0])
+    for packet in src.demux(src.streams.video[0]):
+        if packet.dts is None:
+            continue
+        packet.stream = stream
+        dst.mux(packet)
+    dst.close()
+    src.close()
+    cut = tmp_path / "cut.mp4"
+    cut.write_bytes(whole.read_bytes()[: int(whole.stat().st_size * 0.4)])
+
+    monkeypatch.setattr(analyze, "_load_detector", lambda model: _NoTiles())
+    out = tmp_path / "out"
+    assert main(["analyze", str(cut), "--out", str(out)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert "broke off at frame" in err[-1]
+    for name in ("events.mjai.jsonl", "state.jsonl", "alerts.jsonl", "summary.json"):
+        assert (out / name).exists()
+    import json
+
+    summary = json.loads((out / "summary.json").read_text())
+    assert 0 < summary["frames"] < 2739 and "broke off" in summary["video_error"]
