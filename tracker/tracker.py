@@ -482,11 +482,21 @@ class TableTracker:
             rest = new.select(~added)
             if len(rest) in (3, 4):
                 called |= self._meld(k, e, rest, out)
+            elif len(rest) == 2 and self._last_discard_gone(k, e):
+                # two tiles came out of a hand as the last discard left the river: a call whose
+                # third tile the detector missed; the river supplies it, the layout stays unknown
+                called |= self._meld(k, e, rest, out)
             elif len(rest) and not added.any():
                 continue  # a partial meld (or noise): wait for the rest
             k.cand_meld[e] = 0
 
         return called
+
+    @staticmethod
+    def _last_discard_gone(k: _Kyoku, e: int) -> bool:
+        if k.last_discard is None or k.last_discard[0] == e:
+            return False
+        return k.rivers[k.last_discard[0]][k.last_discard[1]].misses >= 1
 
     def _kakan(self, k: _Kyoku, e: int, new: TableView, out: list) -> None:
         u = float(new.u[0])
@@ -541,24 +551,29 @@ class TableTracker:
         slot = k.rivers[src_edge][src_index]
         slot.present = False
         called = _pick_code(slot.votes)
-        pick = side[0] if side else _position_of(codes, called)
-        pai = codes[pick] if codes[pick] != "?" else called
-        consumed = [c for i, c in enumerate(codes) if i != pick]
+        laid_known = len(lr) >= 3
+        if not laid_known:  # two seen: the called tile is the river's
+            pai, consumed = called, list(codes)
+            codes = [called, *codes]
+        else:
+            pick = side[0] if side else _position_of(codes, called)
+            pai = codes[pick] if codes[pick] != "?" else called
+            consumed = [c for i, c in enumerate(codes) if i != pick]
         kinds = {tiles.deaka(c) for c in codes if c != "?"}
-        if len(lr) == 4:
+        if len(codes) == 4:
             kind_cls = ev.Daiminkan
         elif len(kinds) <= 1:
             kind_cls = ev.Pon
         else:
             kind_cls = ev.Chi
-        laid = ev.MeldPlacement(tiles=laid_codes, sideways=side, face_down=down)
+        laid = ev.MeldPlacement(tiles=laid_codes, sideways=side, face_down=down) if laid_known else None
         if k.reach_pending is not None and k.reach_pending != e:
             out.append(lambda seat, a=k.reach_pending: ev.ReachAccepted(actor=seat(a)))
             k.reach_pending = None
         out.append(
             lambda seat: kind_cls(actor=seat(e), target=seat(src_edge), pai=pai, consumed=consumed, laid=laid)
         )
-        k.pending_count[e] -= len(lr) - 1
+        k.pending_count[e] -= len(consumed)
         if kind_cls is ev.Daiminkan:
             out.append(lambda seat: ev.Tsumo(actor=seat(e), pai="?"))
             k.pending_count[e] += 1

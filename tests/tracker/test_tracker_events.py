@@ -105,3 +105,17 @@ def test_drawn_tile_set_apart():
     assert drawn_apart(hand)
     assert not drawn_apart(hand[:13])
     assert not drawn_apart(np.array([0.0]))
+
+
+def test_call_with_a_tile_the_detector_missed_takes_it_from_the_river():
+    s = _Script()
+    disc = (3, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "6p", False)
+    s.read(_table(), 1)
+    s.read(_table([disc]), 2)
+    s.read(_table([disc]), 3)  # edge 3 discards first: seat 0 sits at the left edge
+    seen = [(0, MELD, 416.0, tl.MELD_V, "4p", False), (0, MELD, 442.0, tl.MELD_V, "5p", False)]
+    s.read(_table(seen), 4)  # the 6p left the river; two tiles appeared at edge 0's meld place
+    s.read(_table(seen), 5)
+    chi = [e for e in s.events if e.type != "hand_count"][-1]
+    assert chi.type == "chi" and (chi.actor, chi.target, chi.pai) == (1, 0, "6p")
+    assert chi.consumed == ["4p", "5p"] and chi.laid is None  # layout not seen: not guessed
