@@ -51,6 +51,7 @@ class TrackerConfig(BaseModel):
     # fresh deal: 42 wall stacks (seen from above: 42 backs) and 52 standing tiles; a weak detector
     # sees a share of them, so the sum of both counts
     min_fresh_tiles: int = 12
+    min_first_walls: int = 4
     fresh_river_noise: int = 2  # stray river detections tolerated on a fresh deal
     open_hand_min: int = 2  # face-up tiles in a hand zone: the hand is laid open (4 melds leave 2)
     crop: bool = True  # run the detector on the felt's bounding box only
@@ -145,6 +146,7 @@ class TableTracker:
         self.state = TableState(RULES_BY_NAME[self.cfg.rules])
         self.checker = RulesChecker(ruleset_by_name(self.cfg.rules))
         self.kyoku: _Kyoku | None = None
+        self.kyoku_count = 0
         self.waiting: list[tuple[EventFactory, int, float]] = []  # until the dealer is known
         self.emitted: list = []
         self.state_errors: list[str] = []
@@ -283,7 +285,11 @@ class TableTracker:
         out: list[EventFactory] = []
         if k is None or k.ended:
             standing = int(view.select(view.zone == HAND).standing.sum())
-            if backs + standing >= self.cfg.min_fresh_tiles and river_tiles <= self.cfg.fresh_river_noise:
+            # the first kyoku of a video: any wall in view with empty rivers will do (a detector
+            # weak on this camera may see few tiles); later ones need a full-looking fresh deal
+            enough = self.cfg.min_fresh_tiles if self.kyoku_count else self.cfg.min_first_walls
+            if backs + standing >= enough and river_tiles <= self.cfg.fresh_river_noise:
+                self.kyoku_count += 1
                 if k is not None and k.started:
                     out.append(lambda seat: ev.EndKyoku())
                 self.kyoku = _Kyoku(frame=frame, t=t, dora=[])
