@@ -56,7 +56,7 @@ class TrackerConfig(BaseModel):
     open_hand_min: int = 2  # face-up tiles in a hand zone: the hand is laid open (4 melds leave 2)
     crop: bool = True  # run the detector on the felt's bounding box only
     confirm_frames: int = 1  # a new river / meld tile must be seen again this many still frames later
-    hand_agree: int = 2  # still readings in a row that must agree on a hand's count
+    hand_agree: int = 3  # still readings in a row that must agree on a hand's count
     hand_count_slack: int = 1  # report standing-tile counts at most this far from the record's
     tile_px_scale: float = 1.0  # detector scale: calibrated face width times this
     retract_after: int = 4  # still reads that contradict a discard before it is retracted
@@ -429,7 +429,7 @@ class TableTracker:
         slot = ev.RiverPlacement(row=row, col=col, sideways=sideways)
         # tsumogiri: while the tile was in the air the hand showed no tile set apart any more
         gaps = k.lift_gap[e]
-        tsumogiri = bool(gaps) and sum(gaps) * 2 < len(gaps)
+        tsumogiri = len(gaps) >= 2 and not any(gaps)  # all of at least two looks agree
         k.lift_gap[e] = []
         k.armed[e] = None
         out.append(
