@@ -117,9 +117,8 @@ class _Kyoku:
     armed: list[int | None] = field(
         default_factory=lambda: [None] * 4
     )  # hand size while a drawn tile sits apart
-    lift_gap: list[list[bool]] = field(
-        default_factory=lambda: [[] for _ in range(4)]
-    )  # drawn tile still apart?
+    lift_gap: list[list[bool]] = field(default_factory=lambda: [[] for _ in range(4)])  # still apart?
+    lift_base: list[int | None] = field(default_factory=lambda: [None] * 4)  # standing at the first look
     drew: list[bool] = field(default_factory=lambda: [False] * 4)  # tsumo emitted since the last discard
     pending_count: list[int] = field(default_factory=lambda: [0] * 4)  # hand change by events not yet applied
 
@@ -191,7 +190,11 @@ class TableTracker:
             )
             hand = assign(found, self.cal, self.cfg.bands).where(e, HAND)
             standing = hand.select(hand.standing)
-            if len(standing) == k.armed[e] - 1:
+            # the first look of this motion (the arm still reaching) is the baseline; the same crop
+            # and scale each time, so a detector's misses stay alike between looks
+            if k.lift_base[e] is None:
+                k.lift_base[e] = len(standing)
+            elif len(standing) == k.lift_base[e] - 1:
                 k.lift_gap[e].append(drawn_apart(standing.u))
 
     def finish(self) -> FrameResult:
@@ -429,8 +432,9 @@ class TableTracker:
         slot = ev.RiverPlacement(row=row, col=col, sideways=sideways)
         # tsumogiri: while the tile was in the air the hand showed no tile set apart any more
         gaps = k.lift_gap[e]
-        tsumogiri = len(gaps) >= 2 and not any(gaps)  # all of at least two looks agree
+        tsumogiri = len(gaps) >= 3 and not any(gaps)  # all of at least three looks agree
         k.lift_gap[e] = []
+        k.lift_base[e] = None
         k.armed[e] = None
         out.append(
             lambda seat, c=code, s=slot, g=tsumogiri: ev.Dahai(actor=seat(e), pai=c, tsumogiri=g, slot=s)
@@ -669,7 +673,8 @@ def drawn_apart(u: np.ndarray, gap_mm: float = 5.0) -> bool:
     if len(u) < 2:
         return False
     s = np.sort(u)
-    return bool(s[-1] - s[-2] > TILE_W + gap_mm)
+    step = s[-1] - s[-2]
+    return bool(TILE_W + gap_mm < step < 2 * TILE_W - gap_mm)  # wider: a tile the detector missed
 
 
 def _pick_code(votes: Counter) -> str:
