@@ -31,6 +31,7 @@ STATIC = {  # name -> media type; the only files /static serves
 }
 PAGES = {"overlay": "overlay.html", "referee": "referee.html"}
 FACE_CODES = frozenset(tiles.GAME_CODES) - {tiles.UNKNOWN}
+BATCH = 32  # messages sent in one WebSocket frame at most, when a client is behind
 HEADERS = {"X-Content-Type-Options": "nosniff", "Cache-Control": "no-cache"}
 
 
@@ -111,15 +112,16 @@ def create_app(hub: Hub, store: AlertStore, token: str, snapshot=None) -> Starle
     async def stream(ws: WebSocket) -> None:
         await ws.accept()
         client = hub.add()
-        reader = asyncio.create_task(_drain(ws))  # notices a closed socket while we are idle
+        reader = asyncio.create_task(_drain(ws, client))  # notices a closed socket while idle
         try:
-            while not reader.done():
-                getter = asyncio.ensure_future(client.queue.get())
-                finished, _ = await asyncio.wait({getter, reader}, return_when=asyncio.FIRST_COMPLETED)
-                if getter not in finished:
-                    getter.cancel()
+            while not client.closed:
+                batch = [await client.queue.get()]
+                while len(batch) < BATCH and not client.queue.empty():
+                    batch.append(client.queue.get_nowait())
+                if client.closed:
                     break
-                await ws.send_text(getter.result())
+                # what piled up while the last send was on its way goes out as one JSON array
+                await ws.send_text(batch[0] if len(batch) == 1 else "[" + ",".join(batch) + "]")
         except (WebSocketDisconnect, RuntimeError, OSError):
             pass
         finally:
@@ -146,10 +148,11 @@ def create_app(hub: Hub, store: AlertStore, token: str, snapshot=None) -> Starle
     return Starlette(routes=routes, lifespan=lifespan)
 
 
-async def _drain(ws: WebSocket) -> None:
-    """Read and ignore what a client sends; returns when it disconnects."""
+async def _drain(ws: WebSocket, client) -> None:
+    """Read and ignore what a client sends; on disconnect, wake its sender to finish."""
     with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
         while True:
             message = await ws.receive()
             if message["type"] == "websocket.disconnect":
-                return
+                break
+    client.close()

@@ -15,6 +15,14 @@ class Client:
     def __init__(self, size: int):
         self.queue: asyncio.Queue[str] = asyncio.Queue(maxsize=size)
         self.dropped = 0  # messages dropped from this client's backlog
+        self.closed = False
+
+    def close(self) -> None:
+        """The socket closed: wake the sender waiting on the queue so it can finish."""
+        self.closed = True
+        if self.queue.full():
+            self.queue.get_nowait()
+        self.queue.put_nowait("")
 
 
 class Hub:

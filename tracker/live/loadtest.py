@@ -26,19 +26,25 @@ import numpy as np
 SAMPLE = Path(__file__).resolve().parents[1] / "samples" / "demo-kyoku"
 
 
-def _clients(port: int, count: int, stalled: int, ready, stop, results) -> None:
+def _clients(port: int, count: int, stalled: int, ready, stop, results, niceness: int = 0) -> None:
     """Child process: ``count`` readers (``stalled`` of them never read); reports latencies."""
+    import os
+
     from websockets.asyncio.client import connect
+
+    if niceness:
+        os.nice(niceness)
 
     async def reader(latencies: list[float], counts: list[int]):
         async with connect(f"ws://127.0.0.1:{port}/ws", max_size=None) as ws:
             async for text in ws:
                 now = time.monotonic()
-                message = json.loads(text)
-                counts[0] += 1
-                if message.get("type") == "update" and message.get("read_wall") is not None:
-                    if message["events"]:
-                        latencies.append(now - message["read_wall"])
+                data = json.loads(text)
+                for message in data if isinstance(data, list) else [data]:
+                    counts[0] += 1
+                    if message.get("type") == "update" and message.get("read_wall") is not None:
+                        if message["events"]:
+                            latencies.append(now - message["read_wall"])
 
     async def main():
         stalled_socks = []
@@ -57,13 +63,20 @@ def _clients(port: int, count: int, stalled: int, ready, stop, results) -> None:
         while sum(c[0] > 0 for c in counts) < len(counts):  # every reader got its snapshot
             await asyncio.sleep(0.02)
         ready.set()
+        cpu = time.process_time()
         while not stop.is_set():
             await asyncio.sleep(0.05)
         await asyncio.sleep(0.3)  # the last messages in flight
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-        results.put({"latencies": [x for lat in latencies for x in lat], "messages": [c[0] for c in counts]})
+        results.put(
+            {
+                "latencies": [x for lat in latencies for x in lat],
+                "messages": [c[0] for c in counts],
+                "client_cpu_s": time.process_time() - cpu,
+            }
+        )
         for raw in stalled_socks:
             raw.close()
 
@@ -77,7 +90,13 @@ def _free_port() -> int:
 
 
 def run_phase(
-    video: Path, truth: dict, clients: int, stalled: int, paced: bool, seconds: float | None
+    video: Path,
+    truth: dict,
+    clients: int,
+    stalled: int,
+    paced: bool,
+    seconds: float | None,
+    client_nice: int = 0,
 ) -> dict:
     from rules_check.ruleset import ruleset_by_name
     from tracker.live.replay import TruthReplayAnalyzer
@@ -103,6 +122,7 @@ def run_phase(
                 connected = len(monitor.hub.clients)
             else:
                 connected = 0
+            cpu = time.process_time()
             monitor.pipeline.start()
             if seconds is not None:
                 monitor.pipeline.done.wait(seconds)
@@ -115,6 +135,8 @@ def run_phase(
                 "paced": paced,
                 "frames": monitor.pipeline.frames,
                 "fps": monitor.pipeline.fps,
+                "server_cpu_s": time.process_time() - cpu,  # pipeline + decode + web server threads
+                "late_frames": monitor.source.late_frames,
                 "dropped_messages": monitor.hub.dropped,
             }
             if child is not None:
@@ -122,6 +144,7 @@ def run_phase(
                 got = results.get(timeout=30)
                 out["latency_s"] = got["latencies"]
                 out["messages_per_client"] = got["messages"]
+                out["client_cpu_s"] = got["client_cpu_s"]
                 child.join(10)
             return out
         finally:
@@ -138,6 +161,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--stalled", type=int, default=1)
     p.add_argument("--rounds", type=int, default=2, help="baseline/loaded pairs for the throughput figure")
     p.add_argument("--paced-seconds", type=float, default=15.0, help="real-time run for the latency figure")
+    p.add_argument(
+        "--client-nice",
+        type=int,
+        default=0,
+        help="niceness of the clients' process (19: they stand in for browsers on other machines)",
+    )
     p.add_argument("--json", type=Path, help="write the raw figures here")
     args = p.parse_args(argv)
     truth = json.loads(args.truth.read_text(encoding="utf-8"))
@@ -145,19 +174,28 @@ def main(argv: list[str] | None = None) -> int:
     base, loaded = [], []
     for r in range(args.rounds):
         base.append(run_phase(args.video, truth, 0, 0, paced=False, seconds=None))
-        loaded.append(run_phase(args.video, truth, args.clients, args.stalled, paced=False, seconds=None))
+        loaded.append(run_phase(args.video, truth, args.clients, args.stalled, False, None, args.client_nice))
         print(
-            f"round {r + 1}: no clients {base[-1]['fps']:.0f} fps; {args.clients} clients "
-            f"({loaded[-1]['connected']} connected, {args.stalled} stalled) {loaded[-1]['fps']:.0f} fps, "
+            f"round {r + 1}: no clients {base[-1]['fps']:.0f} fps ({base[-1]['server_cpu_s']:.2f} CPU s); "
+            f"{args.clients} clients ({loaded[-1]['connected']} connected, {args.stalled} stalled) "
+            f"{loaded[-1]['fps']:.0f} fps ({loaded[-1]['server_cpu_s']:.2f} CPU s; clients "
+            f"{loaded[-1]['client_cpu_s']:.2f} CPU s), "
             f"{loaded[-1]['dropped_messages']} messages dropped from stalled backlogs",
             flush=True,
         )
     fps0 = statistics.median(b["fps"] for b in base)
     fps1 = statistics.median(x["fps"] for x in loaded)
-    live = run_phase(args.video, truth, args.clients, args.stalled, paced=True, seconds=args.paced_seconds)
+    live = run_phase(
+        args.video, truth, args.clients, args.stalled, True, args.paced_seconds, args.client_nice
+    )
     lat = np.asarray(live["latency_s"]) * 1000.0
     flood = np.asarray([x for run in loaded for x in run["latency_s"]]) * 1000.0
+    cpu0 = statistics.median(b["server_cpu_s"] for b in base)
+    cpu1 = statistics.median(x["server_cpu_s"] for x in loaded)
     summary = {
+        "server_cpu_s_no_clients": cpu0,
+        "server_cpu_s_with_clients": cpu1,
+        "paced_late_frames": live["late_frames"],
         "fps_no_clients": fps0,
         "fps_with_clients": fps1,
         "ratio": fps1 / fps0,
@@ -174,6 +212,11 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"throughput: {fps0:.0f} fps without clients, {fps1:.0f} fps with {args.clients} "
         f"({summary['ratio']:.1%} of it)"
+    )
+    print(f"server process CPU for the clip: {cpu0:.2f} s without clients, {cpu1:.2f} s with {args.clients}")
+    print(
+        f"at the clip's own rate with {args.clients} clients: {live['frames']} frames, "
+        f"{live['late_frames']} read more than a frame interval late"
     )
     print(
         f"latency at the clip's own rate ({live['frames']} frames, {lat.size} event deliveries to "

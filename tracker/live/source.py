@@ -57,6 +57,7 @@ class VideoSource:
         self.opener = opener
         self.on_status = on_status
         self.reopens = 0
+        self.late_frames = 0  # paced file frames read over one frame interval behind schedule
 
     def check(self) -> None:
         """Fail early (``OSError``) for a file that does not open; live sources may come later."""
@@ -87,6 +88,8 @@ class VideoSource:
                     delay = start + index / (fps * self.speed) - time.monotonic()
                     if delay > 0:
                         stop.wait(delay)
+                    elif -delay > 1.0 / (fps * self.speed):
+                        self.late_frames += 1  # more than a frame behind: the budget was missed
                 yield Frame(index, index / fps, image, time.monotonic())
                 index += 1
         finally:

@@ -72,7 +72,8 @@ def render_report(data: ReportInput) -> str:
 
 def report_from_outputs(out_dir: str | Path, rules: str = "mleague", source: str = "") -> Path:
     """Write ``out_dir/report.html`` from the analysis outputs beside it: ``events.mjai.jsonl``,
-    ``alerts.jsonl`` (evidence ``image`` paths relative to ``out_dir``) and ``state.jsonl``."""
+    ``alerts.jsonl`` (evidence ``image`` paths relative to ``out_dir``) and ``state.jsonl``.
+    ``source`` is the analysed video: alerts without a crop get one cut from it at their frame."""
     from rules_check.alert import read_alerts_jsonl
     from tracker.logs import read_mjai
 
@@ -86,7 +87,11 @@ def report_from_outputs(out_dir: str | Path, rules: str = "mleague", source: str
         if states_path.exists()
         else []
     )
-    crops = {a.id: out_dir / a.evidence.image for a in alerts if a.evidence.image}
+    crops: dict[str, bytes | Path] = {a.id: out_dir / a.evidence.image for a in alerts if a.evidence.image}
+    video = Path(source) if source else None
+    missing = [a for a in alerts if a.id not in crops]
+    if missing and video is not None and video.is_file():  # no crop written: cut one from the video
+        crops.update(_crops_from_video(video, missing))
     data = ReportInput(events, alerts, states, crops, title="mjmon analysis", source=source, rules=rules)
     return write_report(out_dir / "report.html", data)
 
@@ -321,7 +326,7 @@ def _turn_times(events: list) -> str:
             f"<td>{f('median')}</td><td>{f('mean')}</td><td>{f('p90')}</td><td>{f('max')}</td><td>{spark}</td></tr>"
         )
     head = _head("seat", "turns", "median", "mean", "90th pct", "longest", "each turn")
-    note = "<p class='muted'>From the draw (or call) to the discard.</p>"
+    note = "<p class='muted'>From the previous discard (or the seat's own call) to the seat's discard.</p>"
     return f"<section><h2>Turn times</h2>{note}<table class='turns'>{head}{''.join(rows)}</table></section>"
 
 

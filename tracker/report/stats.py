@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-TURN_STARTS = ("tsumo", "chi", "pon", "daiminkan")
+CALL_STARTS = ("chi", "pon", "daiminkan")
 
 
 @dataclass
@@ -42,16 +42,26 @@ def split_kyoku(events: list) -> list[Kyoku]:
 
 
 def turn_times(events: list) -> dict[int, np.ndarray]:
-    """Seconds from each seat's draw (or call) to its discard, per seat (float arrays)."""
+    """Per seat, the seconds each discard took: from the turn passing to the seat (the previous
+    discard, the seat's own call, or the deal for the first discard) to its discard.
+
+    Counted from the previous discard rather than from the draw because a camera tracker may only
+    confirm a draw when the discard shows it; the MCR time limits count the same way."""
     times: dict[int, list[float]] = {s: [] for s in range(4)}
-    began: dict[int, float] = {}
+    passed: float | None = None
     for e in events:
+        if e.t is None:
+            continue
         if e.type == "start_kyoku":
-            began.clear()
-        elif e.type in TURN_STARTS and e.t is not None:
-            began[e.actor] = e.t
-        elif e.type == "dahai" and e.t is not None and e.actor in began:
-            times[e.actor].append(e.t - began.pop(e.actor))
+            passed = e.t
+        elif e.type in CALL_STARTS:
+            passed = e.t
+        elif e.type == "dahai":
+            if passed is not None:
+                times[e.actor].append(e.t - passed)
+            passed = e.t
+        elif e.type in ("hora", "ryukyoku"):
+            passed = None
     return {s: np.asarray(v, float) for s, v in times.items()}
 
 

@@ -39,6 +39,12 @@ def http(method: str, url: str, token: str | None = None, body: dict | None = No
         return err.code, json.loads(raw) if raw[:1] in (b"{", b"[") else {"raw": raw}
 
 
+def receive(ws, timeout: float = 30.0) -> list[dict]:
+    """The next WebSocket frame's messages (a client that fell behind gets a JSON array)."""
+    data = json.loads(ws.recv(timeout=timeout))
+    return data if isinstance(data, list) else [data]
+
+
 def wait_for(predicate, timeout: float = 20.0, every: float = 0.05):
     end = time.monotonic() + timeout
     while time.monotonic() < end:

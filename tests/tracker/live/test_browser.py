@@ -81,6 +81,8 @@ def test_the_overlay_shows_the_tiles_of_the_state(monitor_factory, driver, tmp_p
 
     # the screenshot shows the faces: each of seat 0's upright river tiles looks like its own
     # face more than like the face of the tile next to it
+    loaded = "return [...document.images].every(i => i.complete && i.naturalWidth > 0)"
+    wait_for(lambda: driver.execute_script(loaded), 20)
     path = tmp_path / "overlay.png"
     driver.save_screenshot(str(path))
     shot = cv2.imread(str(path))

@@ -10,7 +10,7 @@ import sys
 from websockets.sync.client import connect
 
 from tests.conftest import REPO
-from tests.tracker.live.conftest import TRUTH, VIDEO, free_port, http, wait_for
+from tests.tracker.live.conftest import TRUTH, VIDEO, free_port, http, receive, wait_for
 
 
 def _launch(db, port):
@@ -36,9 +36,9 @@ def test_every_alert_a_client_saw_survives_a_sigkill(tmp_path):
         with connect(f"ws://127.0.0.1:{port}/ws", open_timeout=10) as ws:
             # the early draw comes ~6.8 s into the clip at 6x: kill right as it reaches us
             while not any(json.loads(r)["alert"]["code"] == "early_draw" for r in seen):
-                message = json.loads(ws.recv(timeout=30))
-                if message["type"] == "update":
-                    seen.update(json.dumps(r, sort_keys=True) for r in message["alerts"])
+                for message in receive(ws):
+                    if message["type"] == "update":
+                        seen.update(json.dumps(r, sort_keys=True) for r in message["alerts"])
             os.kill(process.pid, signal.SIGKILL)
         process.wait(10)
     finally:

@@ -5,7 +5,7 @@ import urllib.request
 
 from websockets.sync.client import connect
 
-from tests.tracker.live.conftest import http, wait_for
+from tests.tracker.live.conftest import http, receive, wait_for
 
 
 def _alerts(monitor):
@@ -15,17 +15,17 @@ def _alerts(monitor):
 def test_alerts_stream_and_store_and_ack_needs_the_token(monitor_factory):
     monitor = monitor_factory(speed=20.0, start_pipeline=False)
     with connect(monitor.base.replace("http", "ws") + "/ws", open_timeout=10) as ws:
-        first = json.loads(ws.recv(timeout=10))
+        first = receive(ws, 10)[0]
         assert first["type"] == "snapshot"
         monitor.pipeline.start()
         seen = {}
         while len(seen) < 2:
-            message = json.loads(ws.recv(timeout=20))
-            if message["type"] == "update":
-                for record in message["alerts"]:
-                    seen[record["id"]] = record
-                    # stored before it was broadcast: the store already has it
-                    assert record["id"] in {r["id"] for r in _alerts(monitor)}
+            for message in receive(ws, 20):
+                if message["type"] == "update":
+                    for record in message["alerts"]:
+                        seen[record["id"]] = record
+                        # stored before it was broadcast: the store already has it
+                        assert record["id"] in {r["id"] for r in _alerts(monitor)}
     codes = {r["alert"]["code"] for r in seen.values()}
     assert codes == {"meld_orientation", "early_draw"}
     alert_id = next(i for i, r in seen.items() if r["alert"]["code"] == "early_draw")
@@ -114,6 +114,4 @@ def test_a_slow_client_does_not_slow_the_pipeline(monitor_factory):
 
 def _read_pads(ws, got: list, count: int) -> None:
     while len(got) < count:
-        message = ws.recv(timeout=30)
-        if '"pad"' in message:
-            got.append(len(message))
+        got.extend(1 for message in receive(ws) if "pad" in message)

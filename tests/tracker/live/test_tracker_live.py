@@ -6,7 +6,7 @@ import json
 
 from websockets.sync.client import connect
 
-from tests.tracker.live.conftest import CLIP, VIDEO, free_port, http
+from tests.tracker.live.conftest import CLIP, VIDEO, free_port, http, receive
 
 
 def test_the_camera_tracker_feeds_the_live_pages(tmp_path):
@@ -40,10 +40,10 @@ def test_the_camera_tracker_feeds_the_live_pages(tmp_path):
         with connect(f"ws://127.0.0.1:{config.port}/ws", open_timeout=10, max_size=None) as ws:
             monitor.pipeline.start()
             while "end_kyoku" not in kinds:
-                message = json.loads(ws.recv(timeout=120))
-                if message["type"] == "update":
-                    kinds += [e["type"] for e in message["events"]]
-                    alerts += message["alerts"]
+                for message in receive(ws, 120):
+                    if message["type"] == "update":
+                        kinds += [e["type"] for e in message["events"]]
+                        alerts += message["alerts"]
         assert monitor.pipeline.error is None
         assert kinds.count("dahai") == 38 and "pon" in kinds and "hora" in kinds
         assert [(a["alert"]["code"], a["alert"]["seat"]) for a in alerts] == [("meld_orientation", 0)]

@@ -11,7 +11,6 @@ from tracker.logs import write_mjai
 from tracker.report import ReportInput, render_report, report_from_outputs, report_from_truth
 from tracker.report.stats import split_kyoku, turn_times
 
-
 HANDS = ["123456789m1234p", "123456789s1234p", "123456789m5678p", "123456789s1122z"]
 
 
@@ -26,12 +25,20 @@ def _stream():
     return _timed(events, times)
 
 
-def test_turn_times_run_from_the_draw_to_the_discard_per_seat():
+def test_turn_times_run_from_the_previous_discard_to_the_seats_discard():
     times = turn_times(_stream())
-    assert times[0].tolist() == [2.5, 0.5]
-    assert times[1].tolist() == [1.0]
-    assert times[2].tolist() == [4.0]
+    assert times[0].tolist() == [3.5, 1.5]  # the dealer's first from the deal
+    assert times[1].tolist() == [1.5]
+    assert times[2].tolist() == [5.0]
     assert times[3].size == 0
+
+
+def test_a_call_starts_the_callers_turn():
+    from tracker import events as ev
+
+    events = _stream()[:4] + _timed([ev.Pon(actor=2, target=0, pai="1m", consumed=["1m", "1m"])], [4.0])
+    events += _timed([ev.Dahai(actor=2, pai="9p", tsumogiri=False)], [6.5])
+    assert turn_times(events)[2].tolist() == [2.5]
 
 
 def test_the_report_is_one_file_with_timeline_alerts_turn_times_and_record():
@@ -60,7 +67,7 @@ def test_the_report_is_one_file_with_timeline_alerts_turn_times_and_record():
     assert f"data:image/jpeg;base64,{base64.b64encode(crop).decode()}" in page
     assert "先摸 early draw &lt;seat 1&gt;" in page
     # per-seat turn times
-    assert "<td>2</td><td>1.5 s</td><td>1.5 s</td>" in page  # seat 0: two turns, 2.5 s and 0.5 s
+    assert "<td>2</td><td>2.5 s</td><td>2.5 s</td>" in page  # seat 0: two turns, 3.5 s and 1.5 s
     # the record names each discard in order with inlined faces
     record = page[page.index("<table class='record'>") :]
     rows = [re.findall(r'title="([^"]+)"', row) for row in record.split("<tr>")[2:6]]

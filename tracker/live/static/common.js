@@ -14,8 +14,11 @@ function connectStream(onMessage, onConnection) {
     ws.onmessage = (msg) => {
       let data;
       try { data = JSON.parse(msg.data); } catch (err) { return; }
-      data.received_wall = Date.now() / 1000;
-      onMessage(data);
+      // a client that fell a little behind gets what piled up as one array, in order
+      for (const item of Array.isArray(data) ? data : [data]) {
+        item.received_wall = Date.now() / 1000;
+        onMessage(item);
+      }
     };
     ws.onclose = () => {
       onConnection(false);
