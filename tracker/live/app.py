@@ -12,6 +12,7 @@ import contextlib
 import hmac
 import json
 from importlib import resources
+from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -110,6 +111,10 @@ def create_app(hub: Hub, store: AlertStore, token: str, snapshot=None) -> Starle
         return JSONResponse(record)
 
     async def stream(ws: WebSocket) -> None:
+        origin = ws.headers.get("origin")
+        if origin is not None and urlsplit(origin).netloc != ws.headers.get("host"):
+            await ws.close(code=1008)  # another site's page in the operator's browser: no feed
+            return
         await ws.accept()
         client = hub.add()
         reader = asyncio.create_task(_drain(ws, client))  # notices a closed socket while idle

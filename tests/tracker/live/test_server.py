@@ -115,3 +115,15 @@ def test_a_slow_client_does_not_slow_the_pipeline(monitor_factory):
 def _read_pads(ws, got: list, count: int) -> None:
     while len(got) < count:
         got.extend(1 for message in receive(ws) if "pad" in message)
+
+
+def test_another_sites_page_cannot_open_the_stream(monitor_factory):
+    import pytest
+    from websockets.exceptions import InvalidStatus
+
+    monitor = monitor_factory(start_pipeline=False)
+    url = monitor.base.replace("http", "ws") + "/ws"
+    with pytest.raises(InvalidStatus):
+        connect(url, origin="http://evil.example", open_timeout=10)
+    with connect(url, origin=monitor.base, open_timeout=10) as ws:  # the pages themselves
+        assert receive(ws, 10)[0]["type"] == "snapshot"
