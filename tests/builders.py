@@ -9,7 +9,7 @@ FILLER = [
     "1m2m3m4m5m6m7m8m9m1p2p3p4p",
     "1s2s3s4s5s6s7s8s9s1p2p3p4p",
     "1m2m3m4m5m6m7m8m9m5p6p7p8p",
-    "1s2s3s4s5s6s7s8s9sEESSW",
+    "1s2s3s4s5s6s7s8s9s1122z",
 ]
 
 

@@ -262,3 +262,8 @@ def test_unknown_tiles_fold_into_counts():
     ]
     state = play(events)
     assert state.seats[2].hand_count == 11 and state.seats[2].melds[0].sideways == 1
+
+
+def test_default_builder_deal_is_a_valid_kyoku():
+    state = play(start())
+    assert [s.hand_count for s in state.seats] == [13, 13, 13, 13]
