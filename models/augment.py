@@ -83,8 +83,8 @@ def real_crop(image: np.ndarray, sample, size: int, rng: np.random.Generator) ->
     boxes = sample.boxes * np.float32(scale)
     k = int(rng.integers(0, 4))
     img, boxes = rot90(img, boxes, k)
-    # photos carry no orientation: take their tiles as upright, so the rotation is the label
-    orient = np.where(sample.angles >= 0, (sample.angles // 90 + k) % 4, k)
+    # photos carry no orientation (and are not all taken from the tiles' owner side): unknown stays -1
+    orient = np.where(sample.angles >= 0, (sample.angles // 90 + k) % 4, -1)
     crop, boxes, keep = random_crop(img, boxes, size, rng)
     return Crop(photometric(crop, rng), boxes[keep], sample.classes[keep], orient[keep])
 
@@ -123,27 +123,39 @@ class ArtBank:
 
 
 def _tile_picture(kind: str, face: np.ndarray | None, w: int, h: int, rng: np.random.Generator):
-    """An upright tile seen from above, (h', w, 3): face with body margin and a visible thick edge."""
+    """An upright tile seen from above: face with body margin, maybe a visible thick edge on one side."""
     edge = max(1, round(h * rng.uniform(0.05, 0.2)))
     back = _BACK_COLOURS[rng.integers(len(_BACK_COLOURS))] * rng.uniform(0.7, 1.2)
     body = _BODY * rng.uniform(0.8, 1.05)
-    if kind == STANDING:  # the top edge of a standing tile: face-side ivory, back-side colour
+    if kind == STANDING:  # the top of a standing tile: face-side ivory, back-side colour (sets its angle)
         th = max(3, round(w * rng.uniform(0.45, 0.8)))
         pic = np.empty((th, w, 3), np.float32)
         split = round(th * rng.uniform(0.35, 0.65))
         pic[:split], pic[split:] = body, back
         return np.clip(pic, 0, 255).astype(np.uint8)
-    pic = np.empty((h + edge, w, 3), np.float32)
-    pic[h:] = back if rng.random() < 0.7 else body * 0.8
+    pic = np.empty((h, w, 3), np.float32)
     if kind == BACK:
-        pic[:h] = back
+        pic[:] = back
     else:
-        pic[:h] = body
+        pic[:] = body
         m = max(1, round(w * rng.uniform(0.0, 0.1)))
         inner = cv2.resize(face, (w - 2 * m, h - 2 * m), interpolation=cv2.INTER_AREA)
         pic[m : h - m, m : w - m] = inner
-    pic[:h] *= np.linspace(1.05, 0.9, h)[:, None, None]  # soft light falloff
+    pic *= np.linspace(1.05, 0.9, h)[:, None, None] if rng.random() < 0.5 else 1.0  # soft light falloff
+    # the visible side edge depends on where the camera is, not on how the tile is turned: any side
+    side = int(rng.integers(0, 5))
+    if side < 4:
+        strip = np.empty((edge, w, 3), np.float32)
+        strip[:] = back if rng.random() < 0.7 else body * 0.8
+        pic = _attach_edge(pic, strip, side)
     return np.clip(pic, 0, 255).astype(np.uint8)
+
+
+def _attach_edge(pic: np.ndarray, strip: np.ndarray, side: int) -> np.ndarray:
+    """Append an (e, w, 3) edge strip on side 0 bottom, 1 right, 2 top, 3 left of an (h, w, 3) tile."""
+    turned = np.rot90(pic, side)  # bring that side to the bottom
+    strip = cv2.resize(strip, (turned.shape[1], strip.shape[0]), interpolation=cv2.INTER_NEAREST)
+    return np.ascontiguousarray(np.rot90(np.concatenate([turned, strip], axis=0), -side))
 
 
 def _background(size: int, rng: np.random.Generator, photos: list[np.ndarray]) -> np.ndarray:

@@ -46,7 +46,7 @@ def _normalise(codes, keep_red: bool) -> np.ndarray:
     return np.asarray(codes if keep_red else [deaka(c) for c in codes], dtype=object)
 
 
-def evaluate_ours(samples, model: Path | None, keep_red: bool, threads: int = 2):
+def evaluate_ours(samples, model: Path | None, keep_red: bool, threads: int = 2, zoom: float = 1.0):
     from vision.detector import DEFAULT_MODEL, TileDetector
 
     detector = TileDetector(model or DEFAULT_MODEL, threads=threads)
@@ -56,7 +56,7 @@ def evaluate_ours(samples, model: Path | None, keep_red: bool, threads: int = 2)
     total, times, per_image = Counts(), [], {}
     for s in samples:
         image = s.load_image()
-        tile_px = s.median_tile_width() or fallback
+        tile_px = (s.median_tile_width() or fallback) / zoom
         detector.detect(image, tile_px) if not times else None  # warm-up once
         start = time.perf_counter()
         found = detector.detect(image, tile_px)
@@ -112,12 +112,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--model", type=Path, help="ONNX model (default: models/tiles.onnx)")
     ap.add_argument("--peer", help="python of a virtualenv with mahjong-detector installed")
     ap.add_argument("--json", type=Path, help="write the figures here too")
+    ap.add_argument("--zoom", type=float, default=1.0, help="experiment: pass tile_px / ZOOM to our detector")
     args = ap.parse_args(argv)
 
     classes = _classes(args.classes)
     samples = _load(args.images, args.labels, classes, args.held_out)
     keep_red = any(c in RED_FIVES for c in classes)
-    ours, times, _ = evaluate_ours(samples, args.model, keep_red)
+    ours, times, _ = evaluate_ours(samples, args.model, keep_red, zoom=args.zoom)
     report = {
         "images": len(samples),
         "ours": ours.summary() | {"median_ms": round(float(np.median(times)), 2)},

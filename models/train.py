@@ -73,7 +73,12 @@ def export_onnx(net: TileNet, path: Path) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m models.train", description=__doc__.splitlines()[0])
-    ap.add_argument("--data", action="append", required=True, help="YOLO folder or COCO json (repeat)")
+    ap.add_argument(
+        "--data",
+        action="append",
+        required=True,
+        help="YOLO folder or COCO json, PATH@N to weight it N-fold (repeat)",
+    )
     ap.add_argument("--art", action="append", default=[], help="tileset dir for pasted tiles (repeat)")
     ap.add_argument("--out", required=True, type=Path)
     ap.add_argument("--minutes", type=float, default=60.0)
@@ -92,12 +97,14 @@ def main(argv: list[str] | None = None) -> int:
     rng = np.random.default_rng(args.seed)
     args.out.mkdir(parents=True, exist_ok=True)
 
-    samples = []
+    samples, images = [], []
     for spec in args.data:
-        train, held = split(load_any(spec))
-        samples += train
-        print(f"{spec}: {len(train)} train images, {len(held)} held out", flush=True)
-    images = [s.load_image() for s in samples]
+        path, _, weight = spec.partition("@")  # PATH@N: draw this set's images N times as often
+        train, held = split(load_any(path))
+        loaded = [s.load_image() for s in train]
+        samples += train * int(weight or 1)
+        images += loaded * int(weight or 1)
+        print(f"{path}: {len(train)} train images (x{weight or 1}), {len(held)} held out", flush=True)
     with_tiles = [i for i, s in enumerate(samples) if len(s.classes)]
     backgrounds = [img for img, s in zip(images, samples) if not len(s.classes)]
     bank = ArtBank([Path(a) for a in args.art]) if args.art else None

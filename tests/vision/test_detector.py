@@ -1,3 +1,5 @@
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -65,3 +67,30 @@ def test_packaged_model_returns_boxes_in_image_pixels(tile_px):
     assert (det.boxes[:, [0, 2]] <= 420).all() and (det.boxes[:, [1, 3]] <= 300).all()
     assert (det.boxes >= 0).all()
     assert set(det.angles.tolist()) <= {0, 90, 180, 270}
+
+
+ART = Path(__file__).resolve().parents[3] / "shared" / "tileart" / "fluffystuff"
+
+
+@needs_model
+@pytest.mark.skipif(not ART.is_dir(), reason=f"tile art not found at {ART} (../shared absent)")
+@pytest.mark.parametrize(("tile_px", "k"), [(18, 0), (30, 1), (56, 0)])
+def test_reads_a_row_of_clean_tiles(tile_px, k):
+    """Nine tiles pasted on felt at several scales / turned 90 degrees: most are read exactly."""
+    import cv2
+
+    codes = ["1m", "5mr", "9p", "E", "C", "3s", "7p", "P", "2m"]
+    w, h = tile_px, round(tile_px * 1.33)
+    felt = np.full((h * 4, w * 14, 3), (60, 120, 50), np.uint8)
+    for i, code in enumerate(codes):
+        rgba = cv2.imread(str(ART / f"{code}.png"), cv2.IMREAD_UNCHANGED)
+        alpha = rgba[:, :, 3:] / 255.0
+        face = (rgba[:, :, :3] * alpha + 235 * (1 - alpha)).astype(np.uint8)
+        x = w * 2 + i * (w + 1)
+        felt[h : 2 * h, x : x + w] = cv2.resize(face, (w, h), interpolation=cv2.INTER_AREA)
+    image = np.ascontiguousarray(np.rot90(felt, k))
+    found = TileDetector().detect(image, h if k % 2 else w)
+    assert len(found) >= 8
+    read = sorted(found.codes.tolist())
+    assert len(set(read) & set(codes)) >= 7
+    assert (found.angles == 90 * k).mean() >= 0.75

@@ -1,0 +1,119 @@
+"""Tile metrics on rendered frames: ``mjmon synth`` output (``video.mp4`` + ``truth.json``) or COCO stills.
+
+    python -m models.evaluate_rendered DIR_OR_COCO_JSON... [--frames 20] [--model M] [--json OUT]
+
+For a synth directory, ``--frames`` keyframes spread over each clip are decoded and compared with
+their ``tiles`` (angles rounded to the nearest 90 degrees). ``--tile-px`` is each frame's median
+true box width, as for photos. Figures (issue 4's rendered-frame acceptance):
+correct recall / precision (IoU >= 0.5, same code), red five vs five (matched true fives whose
+prediction has the same red flag), orientation accuracy on matched tiles, back and standing recall.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from models.data import load_coco
+from models.metrics import Counts, count_image, greedy_match, iou_matrix
+from tracker.tiles import BACK, MODEL_CLASSES, RED_FIVES, STANDING, deaka
+
+
+def frames_from_synth(folder: Path, count: int):
+    """Yield (image, codes (N,), boxes (N, 4), angles (N,)) for ``count`` keyframes of a synth clip."""
+    truth = json.loads((folder / "truth.json").read_text())
+    keyframes = [k for k in truth["keyframes"] if k["tiles"]]
+    picks = [keyframes[i] for i in np.linspace(0, len(keyframes) - 1, min(count, len(keyframes))).astype(int)]
+    wanted = {k["frame"]: k for k in picks}
+    video = cv2.VideoCapture(str(folder / "video.mp4"))
+    index = 0
+    while wanted:
+        ok, frame = video.read()
+        if not ok:
+            break
+        if index in wanted:
+            tiles = wanted.pop(index)["tiles"]
+            codes = np.asarray([t["code"] for t in tiles], dtype=object)
+            boxes = np.asarray([t["box"] for t in tiles], np.float32).reshape(-1, 4)
+            angles = (np.round(np.asarray([t["angle"] for t in tiles], float) / 90).astype(int) % 4) * 90
+            yield frame, codes, boxes, angles
+        index += 1
+    video.release()
+
+
+def frames_from_coco(path: Path, count: int):
+    codes = np.asarray(MODEL_CLASSES, dtype=object)
+    for s in load_coco(path)[:count]:
+        yield s.load_image(), codes[s.classes], s.boxes, s.angles
+
+
+def evaluate(frames, detector) -> dict:
+    total = Counts()
+    fives = fives_right = oriented = oriented_right = 0
+    facedown = {BACK: [0, 0], STANDING: [0, 0]}
+    for image, codes, boxes, angles in frames:
+        tile_px = float(np.median(boxes[:, 2] - boxes[:, 0])) if len(boxes) else 32.0
+        found = detector.detect(image, tile_px)
+        total.add(count_image(boxes, codes, found.boxes, found.codes))
+        if not len(found) or not len(boxes):
+            for code in facedown:
+                facedown[code][1] += int((codes == code).sum())
+            continue
+        pairs = greedy_match(iou_matrix(boxes, found.boxes), np.ones((len(boxes), len(found)), bool))
+        t, d = pairs[:, 0], pairs[:, 1]
+        true_codes, got = codes[t], found.codes[d]
+        is_five = np.isin([deaka(c) if c in RED_FIVES else c for c in true_codes], ["5m", "5p", "5s"])
+        fives += int(is_five.sum())
+        fives_right += int((np.isin(true_codes, RED_FIVES) == np.isin(got, RED_FIVES))[is_five].sum())
+        known = angles[t] >= 0
+        oriented += int(known.sum())
+        oriented_right += int((angles[t] == found.angles[d])[known].sum())
+        for code, tally in facedown.items():
+            tally[0] += int(((true_codes == code) & (got == code)).sum())
+            tally[1] += int((codes == code).sum())
+    return total.summary() | {
+        "red_vs_five_accuracy": round(fives_right / max(fives, 1), 4),
+        "fives": fives,
+        "orientation_accuracy": round(oriented_right / max(oriented, 1), 4),
+        "back_recall": round(facedown[BACK][0] / max(facedown[BACK][1], 1), 4),
+        "backs": facedown[BACK][1],
+        "standing_recall": round(facedown[STANDING][0] / max(facedown[STANDING][1], 1), 4),
+        "standing": facedown[STANDING][1],
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(
+        prog="python -m models.evaluate_rendered", description=__doc__.splitlines()[0]
+    )
+    ap.add_argument(
+        "sources", nargs="+", type=Path, help="mjmon synth output directories or COCO stills json"
+    )
+    ap.add_argument("--frames", type=int, default=20)
+    ap.add_argument("--model", type=Path)
+    ap.add_argument("--json", type=Path)
+    args = ap.parse_args(argv)
+
+    from vision.detector import DEFAULT_MODEL, TileDetector
+
+    detector = TileDetector(args.model or DEFAULT_MODEL)
+    frames = itertools.chain.from_iterable(
+        frames_from_synth(src, args.frames) if src.is_dir() else frames_from_coco(src, args.frames)
+        for src in args.sources
+    )
+    report = {"sources": [str(s) for s in args.sources]} | evaluate(frames, detector)
+    text = json.dumps(report, indent=1)
+    print(text)
+    if args.json:
+        args.json.write_text(text + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
