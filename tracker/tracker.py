@@ -59,6 +59,7 @@ class TrackerConfig(BaseModel):
     hand_agree: int = 3  # still readings in a row that must agree on a hand's count
     hand_count_slack: int = 1  # report standing-tile counts at most this far from the record's
     tile_px_scale: float = 1.0  # detector scale: calibrated face width times this
+    meld_min_confidence: float = 0.4  # below this a meld tile's code is left unknown
     retract_after: int = 4  # still reads that contradict a discard before it is retracted
     lift_stride: int = 2  # read a moving hand that holds a drawn tile every this many frames
     bands: ZoneBands = ZoneBands()
@@ -266,7 +267,10 @@ class TableTracker:
                 self.state.update(event)
             except StateError as err:
                 self.state_errors.append(f"frame {f_frame} {event.type}: {err}")
-            alerts.extend(self.checker.feed(event))
+            try:
+                alerts.extend(self.checker.feed(event))
+            except Exception as err:  # a checker bug must not cost the record: note it, keep watching
+                self.state_errors.append(f"frame {f_frame} {event.type}: rules checker failed: {err!r}")
             out.append(event)
         self.waiting = []
         if self.kyoku is not None:
@@ -332,7 +336,10 @@ class TableTracker:
                 near = d.min(axis=1) < self.cfg.match_mm
                 fresh = ~near
                 for j in np.nonzero(near)[0]:
-                    river[present[int(d[j].argmin())]].votes[self._code(int(obs.class_ids[j]))] += 1
+                    # votes weigh by the detector's confidence: low-confidence codes are often wrong
+                    river[present[int(d[j].argmin())]].votes[self._code(int(obs.class_ids[j]))] += float(
+                        obs.confidence[j]
+                    )
                 seen = {present[int(i)] for i in d.argmin(axis=1)[near]}
             else:
                 seen = set()
@@ -350,10 +357,11 @@ class TableTracker:
                     ),
                     None,
                 )
+                weight = float(new.confidence[j])
                 if hit is None:
-                    waiting.append((u, v, Counter({code: 1})))
+                    waiting.append((u, v, Counter({code: weight})))
                 else:
-                    hit[2][code] += 1
+                    hit[2][code] += weight
                     confirmed.append((j, hit[2]))
             k.cand_river[e] = waiting
             if waiting:
@@ -377,7 +385,7 @@ class TableTracker:
             best = _pick_code(slot.votes)
             if (
                 best != slot.said
-                and slot.votes[best] >= self.cfg.retract_after
+                and slot.votes[best] >= self.cfg.retract_after * 0.5
                 and slot.votes[best] > 2 * slot.votes[slot.said]
             ):
                 out.append(
@@ -531,7 +539,11 @@ class TableTracker:
             new = new.select(np.argsort(-new.confidence)[:3])
         order = np.argsort(new.u)  # left to right as the owner sees them
         lr = new.select(order)
-        codes = [self._code(int(c)) for c in lr.class_ids.tolist()]
+        # a meld is read once or twice: a code the detector is unsure of stays unknown
+        codes = [
+            self._code(int(c)) if p >= self.cfg.meld_min_confidence else "?"
+            for c, p in zip(lr.class_ids.tolist(), lr.confidence.tolist())
+        ]
         side = np.nonzero(lr.sideways)[0].tolist()
         down = np.nonzero(~lr.face_up)[0].tolist()
         group = 1 + max((m.group for m in k.melds[e]), default=-1)
@@ -609,8 +621,9 @@ class TableTracker:
             if not (stable and k.started):
                 continue
             expected = self.state.seats[self._seat(e)].hand_count + k.pending_count[e]
-            if count == expected + 1 and not k.drew[e] and k.after_call != e:
-                # a tile came into the hand from the wall: the draw, seen as it happens
+            if count == expected + 1 and k.armed[e] is not None and not k.drew[e] and k.after_call != e:
+                # a tile came into the hand from the wall and sits apart at the right: the draw,
+                # seen as it happens (a count one up alone is too often the detector's noise)
                 k.drew[e] = True
                 k.pending_count[e] += 1
                 expected += 1

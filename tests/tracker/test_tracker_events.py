@@ -119,3 +119,18 @@ def test_call_with_a_tile_the_detector_missed_takes_it_from_the_river():
     chi = [e for e in s.events if e.type != "hand_count"][-1]
     assert chi.type == "chi" and (chi.actor, chi.target, chi.pai) == (1, 0, "6p")
     assert chi.consumed == ["4p", "5p"] and chi.laid is None  # layout not seen: not guessed
+
+
+def test_a_failing_rules_checker_costs_no_event():
+    s = _Script()
+
+    def broken(event):
+        raise RuntimeError("checker bug")
+
+    s.tracker.checker.feed = broken
+    disc = (0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "1m", False)
+    s.read(_table(), 1)
+    s.read(_table([disc]), 2)
+    s.read(_table([disc]), 3)
+    assert [e.type for e in s.events] == ["start_kyoku", "tsumo", "dahai"]
+    assert any("rules checker failed" in x for x in s.tracker.state_errors)
