@@ -147,6 +147,7 @@ class TableTracker:
         self.checker = RulesChecker(ruleset_by_name(self.cfg.rules))
         self.kyoku: _Kyoku | None = None
         self.kyoku_count = 0
+        self.game_started = False
         self.waiting: list[tuple[EventFactory, int, float]] = []  # until the dealer is known
         self.emitted: list = []
         self.state_errors: list[str] = []
@@ -204,6 +205,8 @@ class TableTracker:
         k = self.kyoku
         if k is not None and k.started:
             out.append(lambda seat: ev.EndKyoku())
+        if self.game_started:
+            out.append(lambda seat: ev.EndGame())
         self.kyoku = None
         if self.seat0_edge is None and self.waiting:
             self.seat0_edge = 0  # never saw a discard: keep the image bottom as seat 0
@@ -421,6 +424,9 @@ class TableTracker:
         if not k.started:
             if self.seat0_edge is None:
                 self.seat0_edge = e  # the first discard names the first dealer
+            if not self.game_started:  # mjai readers expect the game to open first
+                self.game_started = True
+                out.append(lambda seat, f=k.frame, t=k.t: _at(ev.StartGame(), f, t))
             out.append(self._start_factory(k, e))
             k.started = True
         if k.reach_pending is not None and k.reach_pending != e:

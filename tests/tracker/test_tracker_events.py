@@ -57,10 +57,10 @@ def test_first_discard_needs_two_sightings_and_names_the_dealer():
     assert s.events == []  # seen once: not yet certain
     s.read(_table([river]), 41)
     kinds = [e.type for e in s.events]
-    assert kinds == ["start_kyoku", "tsumo", "dahai"]
-    assert s.events[0].oya == 0 and s.events[0].dora_marker == "7p" and s.events[0].frame == 10
+    assert kinds == ["start_game", "start_kyoku", "tsumo", "dahai"]
+    assert s.events[1].oya == 0 and s.events[1].dora_marker == "7p" and s.events[1].frame == 10
     assert s.tracker.seat0_edge == 1  # the right edge discarded first: seat 0 sits there
-    dahai = s.events[2]
+    dahai = s.events[3]
     assert (dahai.actor, dahai.pai, dahai.frame) == (0, "N", 41)
     assert (dahai.slot.row, dahai.slot.col, dahai.slot.sideways) == (0, 0, False)
 
@@ -132,5 +132,5 @@ def test_a_failing_rules_checker_costs_no_event():
     s.read(_table(), 1)
     s.read(_table([disc]), 2)
     s.read(_table([disc]), 3)
-    assert [e.type for e in s.events] == ["start_kyoku", "tsumo", "dahai"]
+    assert [e.type for e in s.events] == ["start_game", "start_kyoku", "tsumo", "dahai"]
     assert any("rules checker failed" in x for x in s.tracker.state_errors)

@@ -36,10 +36,10 @@ def test_record_matches_the_truth(analysis):
 def test_events_are_a_readable_mjai_stream_with_vision_keys(analysis):
     events = read_mjai((analysis / "events.mjai.jsonl").read_text())
     kinds = [e.type for e in events]
-    assert kinds[0] == "start_kyoku" and kinds[-1] == "end_kyoku"
+    assert kinds[:2] == ["start_game", "start_kyoku"] and kinds[-2:] == ["end_kyoku", "end_game"]
     assert all(e.frame is not None and e.t is not None for e in events)
     frames = [e.frame for e in events]
-    assert frames[1:] == sorted(frames[1:])  # emitted in video order (start_kyoku dated to the fresh walls)
+    assert frames[2:] == sorted(frames[2:])  # video order (start_game/kyoku dated to the fresh walls)
     dahai = [e for e in events if e.type == "dahai"]
     assert all(e.slot is not None for e in dahai)
     riichi = [e for e in dahai if e.slot.sideways]
