@@ -167,7 +167,7 @@ class TableTracker:
         self.gate.consume_moved()
         self.reads += 1
         view = assign(self._detect(image), self.cal, self.cfg.bands)
-        factories = self._observe(view, frame, t)
+        factories = self._observe(view, frame, t, self.gate.trusted)
         return self._emit(factories, frame, t)
 
     def _watch_lift(self, image: np.ndarray, frame: int, activity: np.ndarray) -> None:
@@ -286,14 +286,21 @@ class TableTracker:
     def _code(self, class_id: int) -> str:
         return game_code(class_id, self.cfg.rules == "mcr")
 
-    def _observe(self, view: TableView, frame: int, t: float) -> list[EventFactory]:
+    def _observe(
+        self, view: TableView, frame: int, t: float, trusted: np.ndarray | None = None
+    ) -> list[EventFactory]:
+        """One read. ``trusted`` (4,) bool: the edges still long enough to count (default all);
+        zones of the others are skipped, not read as empty."""
         self._frame = frame
+        self._trusted = np.ones(4, bool) if trusted is None else np.asarray(trusted, bool)
         walls = view.select(view.zone == WALL)
         backs = int(walls.back.sum())
         river_tiles = int((view.zone == RIVER).sum())
         k = self.kyoku
         out: list[EventFactory] = []
         if k is None or k.ended:
+            if not self._trusted.all():
+                return out  # a fresh deal or a cleared table is judged on the whole table
             standing = int(view.select(view.zone == HAND).standing.sum())
             # the first kyoku of a video: any wall in view with empty rivers will do (a detector
             # weak on this camera may see few tiles); later ones need a full-looking fresh deal
@@ -315,7 +322,7 @@ class TableTracker:
         return out
 
     def _read_dora(self, view: TableView, k: _Kyoku, initial: bool = False, out: list | None = None) -> None:
-        up = view.select((view.zone == WALL) & view.face_up)
+        up = view.select((view.zone == WALL) & view.face_up & self._trusted[np.clip(view.edge, 0, 3)])
         for e, u, cid in zip(up.edge.tolist(), up.u.tolist(), up.class_ids.tolist()):
             if any(ke == e and abs(ku - u) < self.cfg.match_mm for ke, ku in k.dora_u):
                 continue
@@ -326,7 +333,7 @@ class TableTracker:
                 out.append(lambda seat, c=code: ev.Dora(dora_marker=c))
 
     def _read_rivers(self, view: TableView, k: _Kyoku, out: list) -> None:
-        for e in range(4):
+        for e in np.nonzero(self._trusted)[0].tolist():
             obs = view.where(e, RIVER)
             obs = obs.select(obs.face_up)  # discards lie face up: a back or standing tile here is noise
             river = k.rivers[e]
@@ -400,7 +407,9 @@ class TableTracker:
         for i in missed:
             slot = river[i]
             slot.misses += 1
-            if slot.misses >= self.cfg.retract_after:
+            # the last discard may be on its way into a meld: give the call time to be read
+            patience = self.cfg.retract_after * (3 if k.last_discard == (e, i) else 1)
+            if slot.misses >= patience:
                 slot.present = False
                 out.append(
                     lambda seat, s=slot: ev.Retract(
@@ -477,7 +486,7 @@ class TableTracker:
     def _read_melds(self, view: TableView, k: _Kyoku, out: list) -> bool:
         """New meld tiles: a call on the last discard, an ankan or a kakan. True if a call was read."""
         called = False
-        for e in range(4):
+        for e in np.nonzero(self._trusted)[0].tolist():
             obs = view.where(e, MELD)
             if not len(obs):
                 continue
@@ -612,7 +621,7 @@ class TableTracker:
 
     def _read_hands(self, view: TableView, k: _Kyoku, out: list) -> None:
         opened = {}
-        for e in range(4):
+        for e in np.nonzero(self._trusted)[0].tolist():
             hand = view.where(e, HAND)
             up = hand.select(hand.face_up)
             if len(up) >= self.cfg.open_hand_min:

@@ -75,7 +75,7 @@ def test_a_vanished_stray_discard_is_retracted_not_rewritten():
     s.read(_table([first, stray]), 4)
     play = [e for e in s.events if e.type != "hand_count"]
     assert [e.type for e in play][-2:] == ["tsumo", "dahai"] and play[-1].pai == "9p"
-    for f in range(5, 5 + TrackerConfig().retract_after):
+    for f in range(5, 5 + 3 * TrackerConfig().retract_after):  # the last discard: a call may come
         s.read(_table([first]), f)
     retract = [e for e in s.events if e.type != "hand_count"][-1]
     assert retract.type == "retract" and retract.target_type == "dahai"
