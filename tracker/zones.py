@@ -40,6 +40,14 @@ class ZoneBands(BaseModel):
         return np.array([self.river, self.wall, self.meld, self.hand], np.float64)
 
 
+def to_table(edge: int, u: float, v: float) -> tuple[float, float]:
+    """Edge-local (u, v) mm -> table (x right, y toward the bottom edge): ``to_local``'s inverse."""
+    x, y = u, v
+    for _ in range(edge % 4):
+        x, y = y, -x
+    return x, y
+
+
 def to_local(xy: np.ndarray, edge: int) -> np.ndarray:
     """(N, 2) table mm (x right, y toward the bottom edge) -> (N, 2) edge-local (u, v)."""
     x, y = xy[:, 0], xy[:, 1]
