@@ -79,6 +79,9 @@ def evaluate(event, state: TableState, ruleset: RuleSet) -> HandValue | None:
     if found is None:
         return None
     hand, pai = found
+    meld_tiles = [c for meld in state.seats[event.actor].melds for c in meld.all_tiles]
+    if "?" in hand or pai == "?" or "?" in meld_tiles:
+        return None  # a tile nobody could read: the value is unknown, not zero
     if ruleset.scoring == "mcr":
         return _mcr_value(event, state, ruleset, hand, pai)
     return _riichi_value(event, state, ruleset, hand, pai)

@@ -24,9 +24,9 @@ def forbidden(call) -> set[str]:
     if call.type == "pon":
         return {a}
     suit = tiles.suit(a)
-    lo, hi = sorted((tiles.number(a), tiles.number(b)))
     if suit not in tiles.SUITS or tiles.suit(b) != suit:
-        return set()
+        return set()  # unknown (``?``) or honour tiles: no run to swap within
+    lo, hi = sorted((tiles.number(a), tiles.number(b)))
     if hi - lo == 1:
         ends = (lo - 1, hi + 1)
     elif hi - lo == 2:

@@ -81,3 +81,36 @@ def test_four_plain_fives_get_distinct_ids_and_no_aka_dora():
     stream += draw(2, "5m") + [ev.Hora(actor=1, target=2)]
     value = feed(stream, MLEAGUE).values[0]
     assert {y.name for y in value.yaku} == {"Riichi", "Tanyao", "Dora"}
+
+
+def test_a_win_with_an_unread_meld_tile_has_no_value_rather_than_an_error():
+    from rules_check.ruleset import MLEAGUE
+    from rules_check.value import hand_value, winning_hand
+    from tracker import events as ev
+    from tracker.table.state import TableState
+
+    state = TableState()
+    hidden = [["?"] * 13] * 4
+    for e in [
+        ev.StartGame(),
+        ev.StartKyoku(
+            bakaze="E",
+            dora_marker="1p",
+            kyoku=1,
+            honba=0,
+            kyotaku=0,
+            oya=3,
+            scores=[25000] * 4,
+            tehais=hidden,
+        ),
+        ev.Tsumo(actor=3, pai="?"),
+        ev.Dahai(actor=3, pai="E", tsumogiri=False),
+        ev.Pon(actor=0, target=3, pai="E", consumed=["?", "E"]),  # one exposed tile not read
+        ev.Dahai(actor=0, pai="9s", tsumogiri=False),
+        ev.Tsumo(actor=1, pai="?"),
+        ev.Dahai(actor=1, pai="9p", tsumogiri=False),
+    ]:
+        state.update(e)
+    win = ev.Hora(actor=0, target=1, hand=["1m", "2m", "3m", "4p", "5p", "6p", "2s", "3s", "4s", "9p"])
+    assert winning_hand(win, state) is not None  # the hand itself is read: the meld is the unknown
+    assert hand_value(win, state, MLEAGUE) is None

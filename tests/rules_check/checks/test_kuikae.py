@@ -65,3 +65,19 @@ def test_same_swap_tiles_as_the_renderer_stages(jansou_games):
     assert len(calls) > 100
     for call in calls:
         assert forbidden(call) == faults._swap_tiles(call), call
+
+
+def test_a_chi_seen_with_an_unread_tile_is_no_kuikae_and_no_crash():
+    # the camera could not read one exposed tile: no run to swap within, nothing to judge
+    hands = [["?"] * 13] * 4
+    stream = [
+        ev.StartGame(),
+        ev.StartKyoku(
+            bakaze="E", dora_marker="1p", kyoku=1, honba=0, kyotaku=0, oya=0, scores=[25000] * 4, tehais=hands
+        ),
+        ev.Tsumo(actor=0, pai="?"),
+        ev.Dahai(actor=0, pai="6s", tsumogiri=False),
+        ev.Chi(actor=1, target=0, pai="6s", consumed=["?", "5s"]),
+        ev.Dahai(actor=1, pai="3s", tsumogiri=False),
+    ]
+    assert found(feed(stream)) == []
