@@ -35,6 +35,23 @@ def start(hands: list[str] | None = None, oya: int = 0, dora: str = "9s") -> lis
     ]
 
 
+def start_unseen(oya: int = 0, dora: str = "1p") -> list:
+    """start_game + start_kyoku as a camera sees it: every dealt tile unknown (``?``)."""
+    return [
+        ev.StartGame(),
+        ev.StartKyoku(
+            bakaze="E",
+            dora_marker=dora,
+            kyoku=oya + 1,
+            honba=0,
+            kyotaku=0,
+            oya=oya,
+            scores=[25000] * 4,
+            tehais=[["?"] * 13] * 4,
+        ),
+    ]
+
+
 def turn(actor: int, draw: str, discard: str | None = None, tsumogiri: bool | None = None) -> list:
     """A draw and a discard (the drawn tile itself when ``discard`` is None)."""
     out = [ev.Tsumo(actor=actor, pai=draw)]

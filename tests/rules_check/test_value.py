@@ -86,23 +86,12 @@ def test_four_plain_fives_get_distinct_ids_and_no_aka_dora():
 def test_a_win_with_an_unread_meld_tile_has_no_value_rather_than_an_error():
     from rules_check.ruleset import MLEAGUE
     from rules_check.value import hand_value, winning_hand
+    from tests.builders import start_unseen
     from tracker import events as ev
     from tracker.table.state import TableState
 
     state = TableState()
-    hidden = [["?"] * 13] * 4
-    for e in [
-        ev.StartGame(),
-        ev.StartKyoku(
-            bakaze="E",
-            dora_marker="1p",
-            kyoku=1,
-            honba=0,
-            kyotaku=0,
-            oya=3,
-            scores=[25000] * 4,
-            tehais=hidden,
-        ),
+    for e in start_unseen(oya=3) + [
         ev.Tsumo(actor=3, pai="?"),
         ev.Dahai(actor=3, pai="E", tsumogiri=False),
         ev.Pon(actor=0, target=3, pai="E", consumed=["?", "E"]),  # one exposed tile not read

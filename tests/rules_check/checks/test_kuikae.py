@@ -1,6 +1,7 @@
 import pytest
 
 from rules_check.ruleset import MCR, MLEAGUE, RIICHI
+from tests.builders import start_unseen
 from tests.rules_check.kit import draw, feed, found, start
 from tracker import events as ev
 
@@ -69,12 +70,7 @@ def test_same_swap_tiles_as_the_renderer_stages(jansou_games):
 
 def test_a_chi_seen_with_an_unread_tile_is_no_kuikae_and_no_crash():
     # the camera could not read one exposed tile: no run to swap within, nothing to judge
-    hands = [["?"] * 13] * 4
-    stream = [
-        ev.StartGame(),
-        ev.StartKyoku(
-            bakaze="E", dora_marker="1p", kyoku=1, honba=0, kyotaku=0, oya=0, scores=[25000] * 4, tehais=hands
-        ),
+    stream = start_unseen() + [
         ev.Tsumo(actor=0, pai="?"),
         ev.Dahai(actor=0, pai="6s", tsumogiri=False),
         ev.Chi(actor=1, target=0, pai="6s", consumed=["?", "5s"]),

@@ -2,7 +2,7 @@ import json
 
 import pytest
 
-from tests.builders import start, t, turn
+from tests.builders import start, start_unseen, t, turn
 from tests.conftest import SAMPLE_LOG, needs_shared_logs, shared_tenhou6_logs
 from tracker import events as ev
 from tracker.logs import load_log, read_log_text
@@ -244,18 +244,7 @@ def test_a_deal_of_twelve_is_refused():
 
 
 def test_unknown_tiles_fold_into_counts():
-    events = [
-        ev.StartGame(),
-        ev.StartKyoku(
-            bakaze="E",
-            dora_marker="1p",
-            kyoku=1,
-            honba=0,
-            kyotaku=0,
-            oya=0,
-            scores=[25000] * 4,
-            tehais=[["?"] * 13] * 4,
-        ),
+    events = start_unseen() + [
         ev.Tsumo(actor=0, pai="?"),
         ev.Dahai(actor=0, pai="5mr", tsumogiri=False),
         ev.Pon(actor=2, target=0, pai="5mr", consumed=["5m", "5m"]),
