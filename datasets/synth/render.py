@@ -94,6 +94,7 @@ class ClipRenderer:
         self.optics = Optics(self.camera, self.canvas, self.style, self.rng)
         self.actions = Timeline(options.fps, options.pace, self.rng).schedule(events, self.staged.timing)
         self.total_frames = max(a.end for a in self.actions) + int(options.fps)
+        self._action_by_index = {a.index: a for a in self.actions}
 
     # --- the world at a moment --------------------------------------------------------------
 
@@ -292,7 +293,7 @@ class ClipRenderer:
                         action.targets = self._targets(action)
                         self._pick(action)
                     else:
-                        if action.arm and not hasattr(action, "targets"):
+                        if action.arm and action.targets is None:
                             action.targets = self._targets(action)
                         self._place(action)
                     ci += 1
@@ -309,8 +310,7 @@ class ClipRenderer:
                         )
                         tops = paint_tiles(static, self.canvas, placed, self.tileset, self.style, self.camera)
                     dirty = False
-                active = [a for a in arms if a.start <= f <= a.end and hasattr(a, "targets")]
-                active += [a for a in arms if a.start <= f < a.pick and not hasattr(a, "targets")]
+                active = [a for a in arms if a.start <= f <= a.end and (a.targets is not None or f < a.pick)]
                 canvas_img = static
                 if active:
                     canvas_img = static.copy()
@@ -326,14 +326,8 @@ class ClipRenderer:
         (out_dir / "truth.json").write_text(json.dumps(truth, ensure_ascii=False, separators=(",", ":")))
         return truth
 
-    @property
-    def _action_by_index(self) -> dict[int, Action]:
-        if not hasattr(self, "_by_index"):
-            self._by_index = {a.index: a for a in self.actions}
-        return self._by_index
-
     def _draw_action(self, img: np.ndarray, a: Action, f: int, cache: dict) -> None:
-        if not hasattr(a, "targets"):
+        if a.targets is None:
             # reaching before the pick: aim at where the pick will be
             a.targets = self._targets(a)
         pick_xy, place_xy = a.targets

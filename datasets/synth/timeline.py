@@ -25,6 +25,8 @@ class Action:
     place: int
     end: int
     arm: bool = True  # False: nothing moves (bookkeeping events)
+    # (pick, place) points on the table in mm, fixed when the hand starts to move
+    targets: tuple | None = None
 
     @property
     def event_frame(self) -> int:
