@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import hmac
 import json
+import time
 from importlib import resources
 from urllib.parse import urlsplit
 
@@ -73,6 +74,12 @@ def create_app(hub: Hub, store: AlertStore, token: str, snapshot=None) -> Starle
 
     async def state(request: Request) -> Response:
         return Response(snapshot(), media_type="application/json", headers=HEADERS)
+
+    async def stats(request: Request) -> Response:
+        """For operators and the load script: who is connected and what the web process costs."""
+        clients = [{"queued": c.queue.qsize(), "dropped": c.dropped} for c in hub.clients]
+        body = {"clients": clients, "messages": hub.messages, "dropped": hub.dropped}
+        return JSONResponse(body | {"cpu_s": time.process_time()}, headers=HEADERS)
 
     async def list_alerts(request: Request) -> Response:
         q = request.query_params
@@ -146,6 +153,7 @@ def create_app(hub: Hub, store: AlertStore, token: str, snapshot=None) -> Starle
         Route("/tiles/{code}.png", tile_face),
         Route("/api/state", state),
         Route("/api/alerts", list_alerts),
+        Route("/api/stats", stats),
         Route("/api/alerts/{alert_id}/thumb.jpg", thumb),
         Route("/api/alerts/{alert_id}/{action}", set_status, methods=["POST"]),
         WebSocketRoute("/ws", stream),

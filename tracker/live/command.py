@@ -73,12 +73,15 @@ def _cmd_live(args: argparse.Namespace) -> int:
     except OSError as err:
         raise CommandError(str(err)) from None
     base = f"http://{args.host}:{args.port}"
-    print(f"mjmon live: {args.source} -> alerts in {args.db}", flush=True)
-    print(f"  overlay  {base}/overlay", flush=True)
-    print(f"  referee  {base}/referee", flush=True)
-    print(f"  token    {monitor.token}   (needed to acknowledge or dismiss alerts)", flush=True)
+
+    def banner() -> None:
+        print(f"mjmon live: {args.source} -> alerts in {args.db}", flush=True)
+        print(f"  overlay  {base}/overlay", flush=True)
+        print(f"  referee  {base}/referee", flush=True)
+        print(f"  token    {monitor.token}   (needed to acknowledge or dismiss alerts)", flush=True)
+
     try:
-        monitor.serve()
+        monitor.serve(on_ready=banner)
     except OSError as err:
         raise CommandError(f"cannot serve on {args.host}:{args.port}: {err}") from None
     if monitor.pipeline.error is not None:

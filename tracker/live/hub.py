@@ -8,6 +8,7 @@ place (``resync``), so a stalled or dead client costs one queue of memory and no
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Callable
 
 
@@ -32,6 +33,7 @@ class Hub:
         self.clients: set[Client] = set()
         self.loop: asyncio.AbstractEventLoop | None = None
         self.dropped = 0
+        self.messages = 0  # messages fanned out
 
     def bind(self, loop: asyncio.AbstractEventLoop) -> None:
         self.loop = loop
@@ -51,11 +53,13 @@ class Hub:
         if loop is None or loop.is_closed():
             return
         try:
-            loop.call_soon_threadsafe(self._fanout, text)
+            loop.call_soon_threadsafe(self.fanout, text)
         except RuntimeError:  # loop closing at shutdown
             pass
 
-    def _fanout(self, text: str) -> None:
+    def fanout(self, text: str) -> None:
+        """On the event loop: queue ``text`` for every client."""
+        self.messages += 1
         for client in list(self.clients):
             queue = client.queue
             if queue.full():
@@ -67,3 +71,38 @@ class Hub:
                 queue.put_nowait(self.snapshot())  # the snapshot already holds what ``text`` says
                 continue
             queue.put_nowait(text)
+
+
+class Snapshot:
+    """The latest table picture, kept by the web process from the messages it fans out (the
+    analysis process never serialises it): what a new or resynchronised client starts from."""
+
+    FIELDS = {
+        "update": ("frame", "t", "turn", "state"),
+        "tick": ("frame", "t", "turn"),
+        "source": ("source",),
+    }
+
+    def __init__(self, table: str = "1"):
+        self._latest = {"type": "snapshot", "table": table, "frame": None, "t": None}
+        self._latest |= {"state": None, "turn": None, "source": "starting"}
+        self._text: str | None = None
+
+    def merge(self, message: dict) -> None:
+        if message.get("type") == "snapshot":
+            self._latest = dict(message)
+        else:
+            fields = self.FIELDS.get(message.get("type"), ())
+            changes = {
+                k: message[k] for k in fields if k in message and (k != "state" or message[k] is not None)
+            }
+            if not changes:
+                return
+            self._latest = {**self._latest, **changes}
+        self._text = None
+
+    def text(self) -> str:
+        text = self._text
+        if text is None:
+            text = self._text = json.dumps(self._latest, ensure_ascii=False)
+        return text

@@ -1,8 +1,8 @@
 """The live loop: frames -> FrameAnalyzer -> alert store -> broadcast.
 
 Runs in its own thread. Every alert is committed to the store before its message is published;
-publishing never waits for a client (``Hub``). The latest table snapshot is kept for new clients
-and for clients that fell behind, and stays after the source ends or drops.
+each message is serialised once and handed to ``publish`` (the web process's pipe), which never
+waits for a client. The latest table picture stays after the source ends or drops.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from tracker.analysis import FrameAnalyzer, FrameResult
 from tracker.live.source import Frame, VideoSource
 from tracker.live.store import AlertStore
 
-TURN_STARTS = ("tsumo", "chi", "pon", "daiminkan")
+CALLS = ("chi", "pon", "daiminkan")
 TURN_ENDS = ("hora", "ryukyoku", "end_kyoku", "end_game")
 THUMB_WIDTH = 320
 
@@ -60,14 +60,16 @@ class LivePipeline:
             "turn": None,
             "source": "starting",
         }
-        self._snapshot_text = json.dumps(self._latest)
         source.on_status = self._on_status
         self._thread: threading.Thread | None = None
 
     # --- for the server -----------------------------------------------------------------------
 
     def snapshot(self) -> str:
-        return self._snapshot_text
+        """The current picture as a snapshot message (serialised only when asked: the web
+        process keeps its own from the messages; this one replaces messages it lost)."""
+        with self._lock:
+            return json.dumps(self._latest, ensure_ascii=False)
 
     def start(self) -> None:
         self._thread = threading.Thread(target=self.run, name="mjmon-live-pipeline", daemon=True)
@@ -121,10 +123,7 @@ class LivePipeline:
             records.append(self.store.add(alert, self.table, thumb))  # durable before broadcast
         turn = self._latest["turn"]
         for event in result.events:
-            if event.type in TURN_STARTS:
-                turn = {"seat": event.actor, "since": event.t if event.t is not None else result.t}
-            elif event.type in TURN_ENDS:
-                turn = None
+            turn = next_turn(turn, event, result.t)
         self._remember(
             frame=result.frame,
             t=result.t,
@@ -158,7 +157,24 @@ class LivePipeline:
     def _remember(self, **changes) -> None:
         with self._lock:
             self._latest = {**self._latest, **changes}
-            self._snapshot_text = json.dumps(self._latest, ensure_ascii=False)
+
+
+def next_turn(turn: dict | None, event, t: float) -> dict | None:
+    """Whose turn it is and since when (video seconds), for the overlay's turn timer.
+
+    The turn passes at the discard (to the next seat), at a call (to the caller) and at the deal
+    (to the dealer), not at the draw: a camera sees a draw late or only when the discard shows
+    it, and the report's per-seat turn times count the same way (``tracker.report.stats``)."""
+    since = event.t if event.t is not None else t
+    if event.type == "start_kyoku":
+        return {"seat": event.oya, "since": since}
+    if event.type == "dahai":
+        return {"seat": (event.actor + 1) % 4, "since": since}
+    if event.type in CALLS:
+        return {"seat": event.actor, "since": since}
+    if event.type in TURN_ENDS:
+        return None
+    return turn
 
 
 def _thumbnail(image: np.ndarray, alert: Alert) -> bytes | None:

@@ -1,18 +1,18 @@
-"""Assemble and run a live monitor: store + pipeline + hub + web app under uvicorn."""
+"""Assemble and run a live monitor: source + analyzer + store here, the web server in a child."""
 
 from __future__ import annotations
 
 import secrets
-import threading
+import signal
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from tracker.analysis import FrameAnalyzer
-from tracker.live.app import create_app
-from tracker.live.hub import Hub
 from tracker.live.pipeline import LivePipeline
 from tracker.live.source import VideoSource
 from tracker.live.store import AlertStore
+from tracker.live.webproc import WebProcess, WebSettings
 
 
 @dataclass
@@ -30,81 +30,50 @@ class LiveConfig:
 
 
 class LiveMonitor:
-    """Everything ``mjmon live`` runs. ``serve()`` blocks; ``start()`` runs it in a thread
-    (tests, the load script) and ``close()`` stops it."""
+    """Everything ``mjmon live`` runs: the analysis (source, analyzer, store) in this process and
+    the web server in a child (``WebProcess``). ``serve()`` blocks until interrupted; ``start()``
+    returns once the server listens (tests, the load script) and ``close()`` stops both."""
 
     def __init__(self, config: LiveConfig, analyzer_factory: Callable[[], FrameAnalyzer]):
         self.config = config
         self.token = config.token or secrets.token_urlsafe(18)
-        self.store = AlertStore(config.db)
+        self.store = AlertStore(config.db)  # creates the schema before the web process opens it
         self.source = VideoSource(config.source, speed=config.speed, paced=config.paced)
         self.source.check()
-        self.hub = Hub(lambda: self.pipeline.snapshot(), config.queue_size)
+        settings = WebSettings(
+            config.host, config.port, str(config.db), self.token, config.table, config.queue_size
+        )
+        self.web = WebProcess(settings, lambda: self.pipeline.snapshot())
         self.pipeline = LivePipeline(
-            self.source, analyzer_factory, self.store, self.hub.publish, config.table, config.session
+            self.source, analyzer_factory, self.store, self.web.publish, config.table, config.session
         )
-        self.app = create_app(self.hub, self.store, self.token)
-        self._server = None
-        self._thread: threading.Thread | None = None
-
-    def _uvicorn(self):
-        import uvicorn
-
-        config = uvicorn.Config(
-            self.app,
-            host=self.config.host,
-            port=self.config.port,
-            log_level="warning",
-            ws="websockets-sansio",
-            lifespan="on",
-            ws_max_queue=4,
-        )
-        self._server = uvicorn.Server(config)
-        return self._server
-
-    def serve(self, start_pipeline: bool = True) -> None:
-        server = self._uvicorn()
-        if start_pipeline:
-            self._start_pipeline_when_up(server)
-        server.run()
-        self.pipeline.stop.set()
-        self.pipeline.join(5)
-        self.store.close()
 
     def start(self, start_pipeline: bool = True) -> None:
-        server = self._uvicorn()
-        server.install_signal_handlers = lambda: None  # not the main thread
-        self._thread = threading.Thread(target=server.run, name="mjmon-live-server", daemon=True)
-        self._thread.start()
-        self._wait_started(server)
+        self.web.start()
         if start_pipeline:
             self.pipeline.start()
 
-    def _wait_started(self, server) -> None:
-        import time
-
-        for _ in range(400):
-            if server.started:
-                return
-            time.sleep(0.025)
-        raise OSError(f"the server did not start on {self.config.host}:{self.config.port}")
-
-    def _start_pipeline_when_up(self, server) -> None:
-        def wait_then_run():
-            import time
-
-            while not server.started and not server.should_exit:
-                time.sleep(0.02)
-            if server.started:
-                self.pipeline.start()
-
-        threading.Thread(target=wait_then_run, daemon=True).start()
+    def serve(self, on_ready: Callable[[], None] = lambda: None) -> None:
+        """Run until Ctrl-C / SIGTERM or until the web server exits; the pages keep the last
+        state after the source ends. ``on_ready`` runs once the server listens."""
+        previous = signal.signal(signal.SIGTERM, _interrupt)
+        try:
+            self.start()
+            on_ready()
+            while self.web.alive():
+                time.sleep(0.2)
+        except KeyboardInterrupt:
+            pass
+        finally:
+            signal.signal(signal.SIGTERM, previous)
+            self.close()
 
     def close(self) -> None:
         self.pipeline.stop.set()
         self.pipeline.join(5)
-        if self._server is not None:
-            self._server.should_exit = True
-        if self._thread is not None:
-            self._thread.join(5)
+        self.web.stop()
         self.store.close()
+
+
+def _interrupt(signum, frame) -> None:
+    raise KeyboardInterrupt

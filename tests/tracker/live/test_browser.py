@@ -1,12 +1,14 @@
 """The pages in real headless Chromium (Debian's chromium + chromedriver, driven by selenium)."""
 
+import json
+
 import cv2
 import numpy as np
 import pytest
 
 from tests.conftest import REPO
 from tests.tracker.live import browser
-from tests.tracker.live.conftest import http, wait_for
+from tests.tracker.live.conftest import VIDEO, http, wait_for
 
 pytestmark = pytest.mark.skipif(browser.missing() is not None, reason=str(browser.missing()))
 
@@ -153,3 +155,87 @@ def _card_status(driver, alert_id: str) -> str | None:
         " return c ? c.dataset.status : null;",
         alert_id,
     )
+
+
+def test_the_referee_filters_by_seat_and_code(monitor_factory, driver):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    monitor = monitor_factory(paced=False)
+    wait_for(lambda: monitor.pipeline.done.is_set(), timeout=120)
+    stored = http("GET", monitor.base + "/api/alerts")[1]["alerts"]
+    assert len(stored) >= 3
+    driver.get(monitor.base + "/referee")
+
+    def shown():
+        return driver.execute_script("return [...document.querySelectorAll('.card')].map(c => c.dataset.id)")
+
+    wait_for(lambda: len(shown()) == len(stored), 20)
+    Select(driver.find_element(By.ID, "f-seat")).select_by_value("0")
+    seat0 = {r["id"] for r in stored if r["alert"]["seat"] == 0}
+    wait_for(lambda: set(shown()) == seat0 != set(), 10)
+    Select(driver.find_element(By.ID, "f-seat")).select_by_value("")
+    driver.find_element(By.ID, "f-code").send_keys("early")
+    early = {r["id"] for r in stored if "early" in r["alert"]["code"]}
+    wait_for(lambda: set(shown()) == early != set(), 10)
+    driver.find_element(By.ID, "f-table").send_keys("9")
+    wait_for(lambda: shown() == [], 10)
+    assert "No alerts match" in driver.find_element(By.ID, "feed").text
+
+
+class _Camera:
+    """A camera that gives the sample clip's first 60 frames, then drops and stays down."""
+
+    opened = 0
+
+    def __init__(self, target):
+        _Camera.opened += 1
+        self.cap = cv2.VideoCapture(str(VIDEO)) if _Camera.opened == 1 else None
+        self.left = 60
+
+    def isOpened(self):
+        return self.cap is not None
+
+    def read(self):
+        if self.cap is None or self.left == 0:
+            return False, None
+        self.left -= 1
+        return self.cap.read()
+
+    def get(self, prop):
+        return 30.0
+
+    def release(self):
+        if self.cap is not None:
+            self.cap.release()
+
+
+def test_the_overlay_keeps_the_table_and_says_so_while_the_camera_reconnects(tmp_path, driver):
+    from rules_check.ruleset import ruleset_by_name
+    from tests.tracker.live.conftest import TRUTH, free_port
+    from tracker.live.replay import TruthReplayAnalyzer
+    from tracker.live.server import LiveConfig, LiveMonitor
+
+    truth = json.loads(TRUTH.read_text(encoding="utf-8"))
+    config = LiveConfig(source="rtsp://127.0.0.1:9/cam", db=str(tmp_path / "a.sqlite"), port=free_port())
+    monitor = LiveMonitor(config, lambda: TruthReplayAnalyzer(truth, ruleset_by_name("mleague")))
+    _Camera.opened = 0
+    monitor.source.opener = _Camera
+    monitor.source.backoff = (2.0, 2.0)
+    monitor.start()
+    try:
+        driver.get(f"http://127.0.0.1:{config.port}/overlay")
+        wait_for(lambda: _Camera.opened >= 2, 30)
+        note = wait_for(
+            lambda: driver.execute_script(
+                "const n = document.getElementById('source'); return !n.hidden && n.textContent"
+            ),
+            20,
+        )
+        assert "reconnecting" in note
+        # the deal seen before the drop is still drawn: 4 seats, the dora indicator, the wall count
+        assert driver.execute_script("return document.getElementById('board').dataset.ready") == "1"
+        assert driver.execute_script("return document.querySelectorAll('#dora .tile').length") == 1
+        assert driver.execute_script("return document.querySelectorAll('.seat-layer .plate').length") == 4
+    finally:
+        monitor.close()

@@ -27,3 +27,17 @@ def test_user_errors_are_one_line_and_exit_2(tmp_path, capsys):
         main(["live", str(tmp_path / "broken.mp4"), "--replay", str(TRUTH), "--db", str(tmp_path / "b")]) == 2
     )
     assert "cannot open this video" in capsys.readouterr().err
+
+
+def test_a_port_in_use_is_a_one_line_error(tmp_path, capsys):
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        argv = ["live", str(VIDEO), "--replay", str(TRUTH), "--db", str(tmp_path / "a"), "--port", str(port)]
+        assert main(argv) == 2
+    captured = capsys.readouterr()
+    assert f"cannot serve on 127.0.0.1:{port}" in captured.err
+    assert "token" not in captured.out  # nothing claims to be serving

@@ -100,16 +100,22 @@ def test_a_slow_client_does_not_slow_the_pipeline(monitor_factory):
         slowest = 0.0
         for _ in range(128):
             begin = time.monotonic()
-            monitor.hub.publish(big)
+            monitor.web.publish(big)
             slowest = max(slowest, time.monotonic() - begin)
             time.sleep(0.005)
         assert slowest < 0.05  # publishing never waits for a client
-        wait_for(lambda: monitor.hub.dropped > 0, timeout=30)
+        wait_for(lambda: _stats(monitor)["dropped"] > 0, timeout=30)
         thread.join(30)
         assert len(got) == 128
-        stalled = [c for c in monitor.hub.clients if c.dropped]
-        assert len(stalled) == 1 and stalled[0].queue.qsize() <= monitor.config.queue_size
+        clients = _stats(monitor)["clients"]
+        stalled = [c for c in clients if c["dropped"]]
+        assert len(clients) == 2 and len(stalled) == 1
+        assert stalled[0]["queued"] <= monitor.config.queue_size
     raw.close()
+
+
+def _stats(monitor) -> dict:
+    return http("GET", monitor.base + "/api/stats")[1]
 
 
 def _read_pads(ws, got: list, count: int) -> None:

@@ -101,7 +101,17 @@ function tickTimer() {
   });
 }
 
+// the camera or stream dropped: the table stays as last seen, with a note of what is going on
+function showSource(source) {
+  const note = document.getElementById("source");
+  const quiet = source === "playing" || source === "live" || source === "ended" || source === "starting";
+  note.hidden = quiet;
+  note.textContent = quiet ? "" : `camera ${source}`;
+  board.dataset.source = source;
+}
+
 function onMessage(msg) {
+  if (typeof msg.source === "string") showSource(msg.source);
   if (msg.type === "snapshot" || msg.type === "update" || msg.type === "tick") {
     if ("turn" in msg) current.turn = msg.turn;
     if (msg.t !== null && msg.t !== undefined) { current.t = msg.t; current.tAt = msg.received_wall; }

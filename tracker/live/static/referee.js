@@ -133,7 +133,9 @@ function announce(records) {
 function onMessage(msg) {
   if (msg.state) oya = msg.state.oya;
   if (msg.source) $("source").textContent = `source: ${msg.source}`;
-  if (msg.type === "snapshot" && cards.size) load(); // a resync after falling behind
+  // every snapshot (a reconnect, or a resync after falling behind) reloads the feed from the
+  // store: alerts raised while this page was away are there, even if it had none before
+  if (msg.type === "snapshot") load();
   if (msg.type === "update" && msg.alerts && msg.alerts.length) {
     const fresh = new Set();
     for (const r of msg.alerts) { cards.set(r.id, r); fresh.add(r.id); }
@@ -143,7 +145,9 @@ function onMessage(msg) {
   if (msg.type === "alert_status") { cards.set(msg.alert.id, msg.alert); render(); }
 }
 
-for (const id of ["f-table", "f-seat", "f-code", "f-status"]) $(id).addEventListener("input", () => render());
+for (const id of ["f-table", "f-seat", "f-code", "f-status"]) {
+  for (const kind of ["input", "change"]) $(id).addEventListener(kind, () => render());
+}
 document.addEventListener("visibilitychange", () => { if (!document.hidden) document.title = "mjmon referee"; });
 connectStream(onMessage, (up) => { $("link").textContent = up ? "● live" : "○ reconnecting…"; $("link").style.color = up ? "#39c07f" : "#ff4d4f"; });
 load();
