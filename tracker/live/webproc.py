@@ -12,6 +12,7 @@ The child exits when the pipe closes, so a killed parent takes its web server do
 
 from __future__ import annotations
 
+import contextlib
 import json
 import multiprocessing as mp
 import queue
@@ -37,8 +38,8 @@ class WebProcess:
     """Parent side: ``start()`` spawns the server and waits until it listens (``OSError`` if it
     cannot); ``publish(text)`` never blocks; ``stop()`` closes the pipe and reaps the child.
 
-    ``snapshot()`` (the analysis side's current picture) is sent in place of messages dropped
-    because the child fell ``BACKLOG`` messages behind.
+    ``snapshot()`` (the analysis side's current picture) replaces the backlog when the child falls
+    ``BACKLOG`` messages behind, as ``Hub`` does for a slow WebSocket client.
     """
 
     def __init__(self, settings: WebSettings, snapshot: Callable[[], str]):
@@ -46,7 +47,6 @@ class WebProcess:
         self.snapshot = snapshot
         self.dropped = 0
         self._queue: queue.SimpleQueue[str | None] = queue.SimpleQueue()
-        self._resync = False
         self._conn = None
         self._process: mp.process.BaseProcess | None = None
         self._writer: threading.Thread | None = None
@@ -82,22 +82,18 @@ class WebProcess:
         self._writer.start()
 
     def publish(self, text: str) -> None:
-        if self._queue.qsize() >= BACKLOG:  # the child is stuck: drop, resend the picture later
-            self.dropped += 1
-            self._resync = True
-            return
+        if self._queue.qsize() >= BACKLOG:  # the child is stuck: its backlog goes, the picture replaces it
+            with contextlib.suppress(queue.Empty):
+                while True:
+                    self._queue.get_nowait()
+                    self.dropped += 1
+            self._queue.put(self.snapshot())
         self._queue.put(text)
 
     def _write(self) -> None:
         try:
-            while True:
-                text = self._queue.get()
-                if text is None:
-                    break
+            while (text := self._queue.get()) is not None:
                 self._conn.send_bytes(text.encode())
-                if self._resync and self._queue.empty():
-                    self._resync = False
-                    self._conn.send_bytes(self.snapshot().encode())
         except OSError:  # the child is gone; the analysis goes on without pages
             pass
 

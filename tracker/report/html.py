@@ -331,24 +331,40 @@ def _turn_times(events: list) -> str:
 
 
 def _wins(values: list[HandValue], kyoku: list[stats.Kyoku]) -> str:
-    if not values:
-        return "<section><h2>Wins</h2><p class='muted'>No win with a known hand.</p></section>"
+    """One row per win of the record, with its value when the winning hand is known (a camera
+    sees the hand only if it is laid open and read: otherwise the row says so)."""
+    unpaired = list(values)
     rows = []
-    for v in values:
-        how = "tsumo" if v.tsumo else f"ron from seat {v.target}"
+    for k in kyoku:
+        for hora in k.of("hora"):
+            value = next((v for v in unpaired if (v.seat, v.target) == (hora.actor, hora.target)), None)
+            if value is not None:
+                unpaired.remove(value)
+            rows.append(_win_row(k.title, hora.actor, hora.target, value, hora.deltas))
+    rows += [_win_row("", v.seat, v.target, v, None) for v in unpaired]
+    if not rows:
+        return "<section><h2>Wins</h2><p class='muted'>No win in the record.</p></section>"
+    head = _head("hand", "winner", "how", "value", "points", "yaku / fan", "score changes")
+    return f"<section><h2>Wins</h2><table class='wins'>{head}{''.join(rows)}</table></section>"
+
+
+def _win_row(title: str, seat: int, target: int, v: HandValue | None, recorded: list[int] | None) -> str:
+    how = "tsumo" if seat == target else f"ron from seat {target}"
+    if v is None:
+        size, points, yaku = "not known: the winning hand was not read", "–", ""
+    else:
         size = (
             f"{v.fan} fan"
             if v.fan is not None
             else f"{v.han} han {v.fu} fu" + (f" ({v.limit})" if v.limit else "")
         )
-        yaku = ", ".join(f"{y.name} {y.value}" for y in v.yaku)
-        deltas = " ".join(f"{d:+d}" for d in v.deltas)
-        rows.append(
-            f"<tr><td>seat {v.seat}</td><td>{_esc(how)}</td><td>{_esc(size)}</td><td><b>{v.points}</b></td>"
-            f"<td>{_esc(yaku)}</td><td class='mono'>{_esc(deltas)}</td></tr>"
-        )
-    head = _head("winner", "how", "value", "points", "yaku / fan", "score changes")
-    return f"<section><h2>Wins</h2><table class='wins'>{head}{''.join(rows)}</table></section>"
+        points, yaku = str(v.points), ", ".join(f"{y.name} {y.value}" for y in v.yaku)
+    deltas = v.deltas if v is not None else recorded
+    changes = " ".join(f"{d:+d}" for d in deltas) if deltas else "–"
+    return (
+        f"<tr><td>{_esc(title)}</td><td>seat {seat}</td><td>{_esc(how)}</td><td>{_esc(size)}</td>"
+        f"<td><b>{_esc(points)}</b></td><td>{_esc(yaku)}</td><td class='mono'>{_esc(changes)}</td></tr>"
+    )
 
 
 class _Faces:

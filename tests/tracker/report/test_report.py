@@ -112,3 +112,17 @@ def test_report_from_analysis_outputs_reads_events_alerts_states_and_crops(tmp_p
     assert (
         "river_layout" in page and "data:image/png;base64," + base64.b64encode(png.tobytes()).decode() in page
     )
+
+
+def test_a_win_whose_hand_the_camera_did_not_read_is_listed_without_a_value():
+    from tracker import events as ev
+
+    unseen = [
+        e.model_copy(update={"tehais": [["?"] * 13] * 4}) if e.type == "start_kyoku" else e for e in start()
+    ]
+    events = _timed(unseen, [0.0, 0.0])
+    events += _timed([ev.Tsumo(actor=0, pai="?"), ev.Hora(actor=0, target=0, pai="?")], [2.0, 3.0])
+    page = render_report(ReportInput(events, []))
+    wins = page[page.index("<h2>Wins</h2>") :]
+    wins = wins[: wins.index("</section>")]
+    assert "seat 0" in wins and "tsumo" in wins and "not known: the winning hand was not read" in wins
