@@ -34,7 +34,7 @@ def _cmd_synth(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
     from datasets.synth.faults import FaultError, load_faults
-    from datasets.synth.pipeline import SynthRequest, prepare
+    from datasets.synth.pipeline import SynthRequest, prepare, write_spec
     from datasets.tileset import TilesetError
     from tracker.commands import CommandError
     from tracker.logs import load_log
@@ -66,6 +66,7 @@ def _cmd_synth(args: argparse.Namespace) -> int:
                 bar.update(n)
 
             truth = renderer.render(args.out, progress)
+        write_spec(args.out, args.log, faults, request)
     except (FaultError, TilesetError, ValueError) as err:
         raise CommandError(str(err)) from None
     print(

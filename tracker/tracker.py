@@ -57,11 +57,14 @@ class TrackerConfig(BaseModel):
     crop: bool = True  # run the detector on the felt's bounding box only
     confirm_frames: int = 1  # a new river / meld tile must be seen again this many still frames later
     hand_agree: int = 3  # still readings in a row that must agree on a hand's count
-    hand_count_slack: int = 1  # report standing-tile counts at most this far from the record's
+    hand_contra_frames: int = 90  # a count off the record's must hold this long (and be one off)
+    hand_contra_confidence: float = 0.6  # ... with every standing tile read at least this sure
     tile_px_scale: float = 1.0  # detector scale: calibrated face width times this
     meld_min_confidence: float = 0.4  # below this a meld tile's code is left unknown
     retract_after: int = 4  # still reads that contradict a discard before it is retracted
     lift_stride: int = 2  # read a moving hand that holds a drawn tile every this many frames
+    lift_votes: int = 2  # looks mid-discard that must see the drawn tile gone to call it tsumogiri
+    place_mm: float = 8.0  # a standing tile this near a remembered place stands there
     bands: ZoneBands = ZoneBands()
 
 
@@ -102,6 +105,8 @@ class _Kyoku:
     melds: list[list[_MeldTile]] = field(default_factory=lambda: [[] for _ in range(4)])
     dora_u: list[tuple[int, float]] = field(default_factory=list)  # (edge, u) of face-up wall tiles
     started: bool = False  # start_kyoku emitted (needs the dealer: the first discard)
+    round: tuple[int, int, int, int] | None = None  # wind, number, honba, riichi sticks
+    result: str | None = None  # "hora" / "ryukyoku" once seen
     ended: bool = False  # hora / ryukyoku emitted
     last_discard: tuple[int, int] | None = None  # (edge, slot index) still callable
     last_actor: int | None = None  # edge of the last to act
@@ -114,14 +119,20 @@ class _Kyoku:
     cand_meld: list[int] = field(default_factory=lambda: [0] * 4)  # new meld tiles seen in the last read
     hand_seen: list[int | None] = field(default_factory=lambda: [None] * 4)
     hand_run: list[int] = field(default_factory=lambda: [0] * 4)  # still readings in a row with that count
+    hand_since: list[int] = field(default_factory=lambda: [0] * 4)  # frame of the first of them
     hand_said: list[int | None] = field(default_factory=lambda: [None] * 4)
     armed: list[int | None] = field(
         default_factory=lambda: [None] * 4
-    )  # hand size while a drawn tile sits apart
-    lift_gap: list[list[bool]] = field(default_factory=lambda: [[] for _ in range(4)])  # still apart?
+    )  # hand size when a drawn tile was seen apart this turn
+    # looks with the discard in the air: was the drawn tile still apart?
+    lift_gap: list[list[bool]] = field(default_factory=lambda: [[] for _ in range(4)])
     lift_base: list[int | None] = field(default_factory=lambda: [None] * 4)  # standing at the first look
+    armed_u: list[float] = field(default_factory=lambda: [0.0] * 4)  # u of the row's right end when armed
     drew: list[bool] = field(default_factory=lambda: [False] * 4)  # tsumo emitted since the last discard
     pending_count: list[int] = field(default_factory=lambda: [0] * 4)  # hand change by events not yet applied
+    # (standing tiles, one set apart) per edge at this read and the one before (None: not trusted)
+    hand_now: list = field(default_factory=lambda: [None] * 4)
+    hand_prev: list = field(default_factory=lambda: [None] * 4)
 
 
 EventFactory = Callable[[Callable[[int], int]], object]
@@ -147,6 +158,7 @@ class TableTracker:
         self.checker = RulesChecker(ruleset_by_name(self.cfg.rules))
         self.kyoku: _Kyoku | None = None
         self.kyoku_count = 0
+        self.last_round: tuple | None = None  # the previous kyoku's round and how it ended
         self.game_started = False
         self.waiting: list[tuple[EventFactory, int, float]] = []  # until the dealer is known
         self.emitted: list = []
@@ -179,25 +191,39 @@ class TableTracker:
         for e in range(4):
             if k.armed[e] is None or activity[e] <= self.cfg.motion_threshold:
                 continue
-            x0, y0, x1, y1 = self._hand_boxes[e]
-            found = self.detector.detect(np.ascontiguousarray(image[y0:y1, x0:x1]), self.tile_px)
+            found = self._detect(image, self._hand_boxes[e])
             if not len(found):
                 continue
-            found = TileDetections(
-                found.boxes + np.array([x0, y0, x0, y0], np.float32),
-                found.class_ids,
-                found.angles,
-                found.face_up,
-                found.confidence,
-            )
             hand = assign(found, self.cal, self.cfg.bands).where(e, HAND)
             standing = hand.select(hand.standing)
-            # the first look of this motion (the arm still reaching) is the baseline; the same crop
-            # and scale each time, so a detector's misses stay alike between looks
+            # the first look of this motion (the arm still reaching) is a second baseline: the same
+            # crop and scale each time, so a detector's misses (and the arm's cover) stay alike
             if k.lift_base[e] is None:
                 k.lift_base[e] = len(standing)
-            elif len(standing) == k.lift_base[e] - 1:
-                k.lift_gap[e].append(drawn_apart(standing.u))
+            self._look_at_hand(k, e, standing.u)
+
+    def _look_at_hand(self, k: _Kyoku, e: int, u: np.ndarray) -> bool:
+        """One look at a hand's standing tiles (``u`` mm, still or mid-motion). Returns whether a
+        drawn tile sits apart at the right. Arms the hand when it does (remembering where the
+        row's right end stood); once armed, a look with one tile fewer is the discard in the air:
+        a tile still set apart means the tile left from the row (tedashi); an unbroken row still
+        ending where it ended means the drawn tile left (tsumogiri). Anything else (a hole, the
+        row's end missing: tiles the detector or an arm hid) is no evidence either way."""
+        n = len(u)
+        apart = n >= 2 and drawn_apart(u)
+        armed = k.armed[e]
+        one_gone = armed is not None and (
+            n == armed - 1 or (k.lift_base[e] is not None and n == k.lift_base[e] - 1)
+        )
+        if one_gone:
+            if apart:
+                k.lift_gap[e].append(True)
+            elif not row_holes(u, False) and abs(float(u.max()) - k.armed_u[e]) < self.cfg.place_mm:
+                k.lift_gap[e].append(False)
+        elif apart and (armed is None or n >= armed):
+            k.armed[e] = n
+            k.armed_u[e] = float(np.sort(u)[-2])
+        return apart
 
     def finish(self) -> FrameResult:
         frame, t = self.last_frame, self.last_t
@@ -212,10 +238,13 @@ class TableTracker:
             self.seat0_edge = 0  # never saw a discard: keep the image bottom as seat 0
         return self._emit(out, frame, t)
 
-    def _detect(self, image: np.ndarray) -> TileDetections:
-        if self._crop is None:
+    def _detect(self, image: np.ndarray, box: tuple[int, int, int, int] | None = None) -> TileDetections:
+        """Detections in ``box`` (x0, y0, x1, y1; default the felt's box, or all the image without
+        cropping) in full-image pixels. The one place pixels are read (a test double overrides it)."""
+        box = box or self._crop
+        if box is None:
             return self.detector.detect(image, self.tile_px)
-        x0, y0, x1, y1 = self._crop
+        x0, y0, x1, y1 = box
         found = self.detector.detect(np.ascontiguousarray(image[y0:y1, x0:x1]), self.tile_px)
         if len(found):
             found = TileDetections(
@@ -298,6 +327,8 @@ class TableTracker:
         river_tiles = int((view.zone == RIVER).sum())
         k = self.kyoku
         out: list[EventFactory] = []
+        if k is not None and not k.ended and self._cleared(k, backs, view, river_tiles):
+            k.ended = True  # a new deal with no result seen (a draw where nobody showed a hand)
         if k is None or k.ended:
             if not self._trusted.all():
                 return out  # a fresh deal or a cleared table is judged on the whole table
@@ -309,17 +340,57 @@ class TableTracker:
                 self.kyoku_count += 1
                 if k is not None and k.started:
                     out.append(lambda seat: ev.EndKyoku())
+                    self._close_round(k)
                 self.kyoku = _Kyoku(frame=frame, t=t, dora=[])
                 self._read_dora(view, self.kyoku, initial=True)
             elif k is not None and k.ended and k.started and backs < 10:
                 out.append(lambda seat: ev.EndKyoku())
+                self._close_round(k)
                 self.kyoku = None
             return out
+        k.hand_prev, k.hand_now = k.hand_now, self._hand_shapes(view)
         self._read_rivers(view, k, out)
         self._read_melds(view, k, out)
         self._read_dora(view, k, out=out)
         self._read_hands(view, k, out)
         return out
+
+    def _cleared(self, k: _Kyoku, backs: int, view: TableView, river_tiles: int) -> bool:
+        """Fresh walls and empty rivers where this kyoku had discards: it is over."""
+        if not (k.started and self._trusted.all()):
+            return False
+        discards = sum(s.present for river in k.rivers for s in river)
+        standing = int(view.select(view.zone == HAND).standing.sum())
+        return (
+            discards >= 4
+            and river_tiles <= self.cfg.fresh_river_noise
+            and backs + standing >= self.cfg.min_fresh_tiles
+        )
+
+    def _hand_shapes(self, view: TableView) -> list[tuple[int, bool] | None]:
+        """Per edge (None where not trusted): standing tiles seen and whether one sits apart."""
+        out: list[tuple[int, bool] | None] = [None] * 4
+        for e in np.nonzero(self._trusted)[0].tolist():
+            hand = view.where(e, HAND)
+            u = hand.u[hand.standing]
+            out[e] = (len(u), len(u) >= 2 and drawn_apart(u))
+        return out
+
+    def _early_draw(self, k: _Kyoku, e: int) -> int | None:
+        """The edge after ``e`` if, as ``e``'s discard is read, that seat already holds a drawn tile
+        set apart (one over its record, on this read and the one before): its arm took from the
+        wall while the discard was still in the air (先摸). A normal draw starts only after the
+        discarder's arm has gone back, well after the discard is read."""
+        n = (e + 1) % 4
+        if self.seat0_edge is None or k.drew[n] or k.after_call == n:
+            return None
+        expected = self.state.seats[self._seat(n)].hand_count + k.pending_count[n]
+        if expected % 3 != 1:
+            return None  # not waiting for a draw
+        shapes = (k.hand_now[n], k.hand_prev[n])
+        if all(sh is not None and sh == (expected + 1, True) for sh in shapes):
+            return n
+        return None
 
     def _read_dora(self, view: TableView, k: _Kyoku, initial: bool = False, out: list | None = None) -> None:
         up = view.select((view.zone == WALL) & view.face_up & self._trusted[np.clip(view.edge, 0, 3)])
@@ -445,6 +516,9 @@ class TableTracker:
         if k.after_call != e and not k.drew[e]:
             out.append(lambda seat: ev.Tsumo(actor=seat(e), pai="?"))
             k.pending_count[e] += 1
+        early = self._early_draw(k, e)
+        if early is not None:
+            out.append(lambda seat, n=early: ev.WallTake(actor=seat(n)))
         k.after_call = None
         k.drew[e] = False
         k.pending_count[e] -= 1
@@ -455,33 +529,59 @@ class TableTracker:
         slot = ev.RiverPlacement(row=row, col=col, sideways=sideways)
         # tsumogiri: while the tile was in the air the hand showed no tile set apart any more
         gaps = k.lift_gap[e]
-        tsumogiri = len(gaps) >= 3 and not any(gaps)  # all of at least three looks agree
-        k.lift_gap[e] = []
-        k.lift_base[e] = None
-        k.armed[e] = None
+        gone = len(gaps) - sum(gaps)
+        tsumogiri = gone >= self.cfg.lift_votes and gone > 2 * sum(gaps)
+        _disarm(k, e)
         out.append(
             lambda seat, c=code, s=slot, g=tsumogiri: ev.Dahai(actor=seat(e), pai=c, tsumogiri=g, slot=s)
         )
         k.last_discard = (e, len(river) - 1)
         k.last_actor = e
+        if early is not None:  # the draw itself follows the discard in the record
+            out.append(lambda seat, n=early: ev.Tsumo(actor=seat(n), pai="?"))
+            k.drew[early] = True
+            k.pending_count[early] += 1
 
     def _start_factory(self, k: _Kyoku, dealer_edge: int) -> EventFactory:
         dora = k.dora[0] if k.dora else "?"
+        k.round = self._next_round(dealer_edge)
+        wind, number, honba, sticks = k.round
 
         def make(seat: Callable[[int], int]) -> ev.StartKyoku:
-            oya = seat(dealer_edge)
             return ev.StartKyoku(
-                bakaze="E",
+                bakaze=("E", "S", "W", "N")[wind % 4],
                 dora_marker=dora,
-                kyoku=oya + 1,
-                honba=0,
-                kyotaku=0,
-                oya=oya,
-                scores=[25000] * 4,
+                kyoku=number,
+                honba=honba,
+                kyotaku=sticks,
+                oya=seat(dealer_edge),
+                scores=[25000] * 4,  # not on camera: the point sticks are not read
                 tehais=[["?"] * 13 for _ in range(4)],
             )
 
         return lambda seat: _at(make(seat), k.frame, k.t)
+
+    def _next_round(self, dealer_edge: int) -> tuple[int, int, int, int]:
+        """(wind, kyoku number, honba, riichi sticks on the table) of the kyoku whose dealer sits
+        at ``dealer_edge``, from what the camera saw of the kyoku before: the dealer kept (連荘)
+        or a draw adds a honba; the deal passing from the last seat back to seat 0 starts the next
+        wind; riichi sticks stay on the table after a draw. The video's first kyoku cannot be
+        known from the table (no round marker is read): it is taken as East 1, no honba."""
+        prev = self.last_round
+        number = self._seat(dealer_edge) + 1
+        if prev is None:
+            return 0, number, 0, 0
+        wind, prev_number, honba, sticks, drawn, riichi = prev
+        wind += number < prev_number  # the deal went round past seat 3
+        honba = honba + 1 if (number == prev_number or drawn) else 0
+        sticks = sticks + riichi if drawn else 0
+        return wind, number, honba, sticks
+
+    def _close_round(self, k: _Kyoku) -> None:
+        """Remember how the kyoku went, for the next one's start_kyoku."""
+        if k.round is not None:
+            wind, number, honba, sticks = k.round
+            self.last_round = (wind, number, honba, sticks, k.result != "hora", len(k.riichi))
 
     def _read_melds(self, view: TableView, k: _Kyoku, out: list) -> bool:
         """New meld tiles: a call on the last discard, an ankan or a kakan. True if a call was read."""
@@ -542,6 +642,7 @@ class TableTracker:
         k.melds[e].append(_MeldTile(u, float(new.v[0]), code, True, True, group))
         consumed = (pon + ["?"] * 3)[:3]
         out.append(lambda seat: ev.Kakan(actor=seat(e), pai=code, consumed=consumed))
+        _disarm(k, e)
         out.append(lambda seat: ev.Tsumo(actor=seat(e), pai="?"))
         k.after_call = e
         k.last_actor = e
@@ -575,6 +676,7 @@ class TableTracker:
             consumed = [kind if c == "?" else c for c in codes]
             laid = ev.MeldPlacement(tiles=laid_codes, sideways=side, face_down=down)
             out.append(lambda seat: ev.Ankan(actor=seat(e), consumed=consumed, laid=laid))
+            _disarm(k, e)
             out.append(lambda seat: ev.Tsumo(actor=seat(e), pai="?"))
             k.pending_count[e] -= 3
             k.after_call = e
@@ -619,6 +721,45 @@ class TableTracker:
         k.last_actor = e
         return True
 
+    def _count_hand(self, k: _Kyoku, e: int, standing: TableView, apart: bool, out: list) -> None:
+        """Standing-tile counts for ``hand_count``, at genuinely stable moments only: the whole
+        table still (no arm anywhere: a draw from another side of the wall is an arm too), a row
+        without holes (a hole is a tile the detector missed), the same count on ``hand_agree``
+        such reads. A count the record contradicts needs more: one off only (大相公 / 小相公),
+        every tile read with confidence, and the same count over ``hand_contra_frames``."""
+        count = len(standing)
+        if not self._trusted.all():
+            return  # not a stable moment: neither evidence for nor against
+        if row_holes(standing.u, apart) or count < 2:
+            k.hand_run[e], k.hand_seen[e] = 0, None
+            return
+        if k.hand_seen[e] == count:
+            k.hand_run[e] += 1
+        else:
+            k.hand_run[e], k.hand_seen[e], k.hand_since[e] = 1, count, self._frame
+        if k.hand_run[e] < self.cfg.hand_agree:
+            return
+        expected = self.state.seats[self._seat(e)].hand_count + k.pending_count[e]
+        if count == expected + 1 and apart and not k.drew[e] and k.after_call != e and expected % 3 == 1:
+            # a tile came into the hand from the wall and sits apart at the right: the draw,
+            # seen as it happens (a count one up alone is too often the detector's noise)
+            k.drew[e] = True
+            k.pending_count[e] += 1
+            expected += 1
+            out.append(lambda seat, e=e: ev.WallTake(actor=seat(e)))
+            out.append(lambda seat, e=e: ev.Tsumo(actor=seat(e), pai="?"))
+        if count != expected:
+            sure = (
+                abs(count - expected) == 1
+                and float(standing.confidence.min()) >= self.cfg.hand_contra_confidence
+                and self._frame - k.hand_since[e] >= self.cfg.hand_contra_frames
+            )
+            if not sure:
+                return
+        if k.hand_said[e] != count:
+            k.hand_said[e] = count
+            out.append(lambda seat, e=e, n=count: ev.HandCount(actor=seat(e), count=min(n, 18)))
+
     def _read_hands(self, view: TableView, k: _Kyoku, out: list) -> None:
         opened = {}
         for e in np.nonzero(self._trusted)[0].tolist():
@@ -627,29 +768,10 @@ class TableTracker:
             if len(up) >= self.cfg.open_hand_min:
                 opened[e] = [self._code(int(c)) for c in up.select(np.argsort(up.u)).class_ids.tolist()]
                 continue
-            count = int(hand.standing.sum())
             standing = hand.select(hand.standing)
-            k.armed[e] = count if count >= 2 and drawn_apart(standing.u) else None
-            k.hand_run[e] = k.hand_run[e] + 1 if k.hand_seen[e] == count else 1
-            k.hand_seen[e] = count
-            stable = k.hand_run[e] >= self.cfg.hand_agree
-            if not (stable and k.started):
-                continue
-            expected = self.state.seats[self._seat(e)].hand_count + k.pending_count[e]
-            if count == expected + 1 and k.armed[e] is not None and not k.drew[e] and k.after_call != e:
-                # a tile came into the hand from the wall and sits apart at the right: the draw,
-                # seen as it happens (a count one up alone is too often the detector's noise)
-                k.drew[e] = True
-                k.pending_count[e] += 1
-                expected += 1
-                out.append(lambda seat, e=e: ev.WallTake(actor=seat(e)))
-                out.append(lambda seat, e=e: ev.Tsumo(actor=seat(e), pai="?"))
-            # a count far from the record's is likelier the detector's miss than a hand several
-            # tiles off (大相公/小相公 are one off): report only those within the slack
-            plausible = abs(count - expected) <= self.cfg.hand_count_slack
-            if k.hand_said[e] != count and plausible:
-                k.hand_said[e] = count
-                out.append(lambda seat, e=e, n=count: ev.HandCount(actor=seat(e), count=min(n, 18)))
+            apart = self._look_at_hand(k, e, standing.u)
+            if k.started:
+                self._count_hand(k, e, standing, apart, out)
         if not opened or not k.started:
             return
         k.ended = True
@@ -670,7 +792,9 @@ class TableTracker:
                 return ev.Ryukyoku(reason="exhaustive", hands=by_seat)
 
             out.append(draw)
+            k.result = "ryukyoku"
             return
+        k.result = "hora"
         for e, codes in winners.items():
             ron = k.last_discard is not None and k.last_discard[0] != e and k.last_actor != e
             if ron:
@@ -685,6 +809,13 @@ class TableTracker:
                 out.append(lambda seat, e=e, h=codes: ev.Hora(actor=seat(e), target=seat(e), hand=h))
 
 
+def _disarm(k: _Kyoku, e: int) -> None:
+    """The hand's turn is over (discard) or its size changed (kan): forget its lift looks."""
+    k.lift_gap[e] = []
+    k.lift_base[e] = None
+    k.armed[e] = None
+
+
 def _position_of(codes: list[str], called: str) -> int:
     for i, c in enumerate(codes):
         if c != "?" and tiles.deaka(c) == tiles.deaka(called) if called != "?" else False:
@@ -694,6 +825,15 @@ def _position_of(codes: list[str], called: str) -> int:
 
 def _one_kind(codes: list[str]) -> bool:
     return len({tiles.deaka(c) for c in codes if c != "?"}) <= 1
+
+
+def row_holes(u: np.ndarray, apart: bool, gap_mm: float = 8.0) -> int:
+    """Places in a standing row (``u`` mm; the drawn tile set apart excluded) where neighbours
+    stand a tile or more apart: tiles the detector missed."""
+    s = np.sort(u)[: len(u) - 1 if apart else len(u)]
+    if len(s) < 2:
+        return 0
+    return int((np.diff(s) > TILE_W + gap_mm).sum())
 
 
 def drawn_apart(u: np.ndarray, gap_mm: float = 5.0) -> bool:

@@ -85,10 +85,8 @@ def paint_tiles(
         return np.zeros((0, 4, 2), np.float32)
     a = tiles_.arrays()
     base = tiles_.corners()  # (N, 4, 2) at the felt
-    lift = a["lift"]
-    height = np.where(a["look"] == STANDING, lift, np.where(lift > 0, lift, TILE_T))
-    flat = base.reshape(-1, 2)
-    top = camera.lift_to_felt(flat, np.repeat(height, 4)).reshape(-1, 4, 2)
+    height = _heights(a)
+    top = _tops(base, height, camera)
     if shadows:
         _paint_shadows(img, canvas, base, camera)
     # far tiles first so nearer, taller ones overlap them correctly
@@ -115,6 +113,23 @@ def paint_tiles(
             cv2.fillConvexPoly(img, _poly(canvas, hull), _shade(style.back, 0.75), cv2.LINE_AA, SHIFT)
             _paint_standing_top(img, canvas, top[i], style)
     return top.astype(np.float32)
+
+
+def _heights(a: dict) -> np.ndarray:
+    lift = a["lift"]
+    return np.where(a["look"] == STANDING, lift, np.where(lift > 0, lift, TILE_T))
+
+
+def tile_tops(tiles_: Placements, camera: CameraModel) -> np.ndarray:
+    """(N, 4, 2) top-face corners in mm on the felt plane (where the camera sees each tile's
+    visible face), without painting: what ``paint_tiles`` returns."""
+    if not len(tiles_):
+        return np.zeros((0, 4, 2), np.float32)
+    return _tops(tiles_.corners(), _heights(tiles_.arrays()), camera).astype(np.float32)
+
+
+def _tops(base: np.ndarray, height: np.ndarray, camera: CameraModel) -> np.ndarray:
+    return camera.lift_to_felt(base.reshape(-1, 2), np.repeat(height, 4)).reshape(-1, 4, 2)
 
 
 def _paint_shadows(img: np.ndarray, canvas: Canvas, base: np.ndarray, camera: CameraModel) -> None:

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from datasets.synth.faults import FaultError, stage_faults
+from datasets.synth.faults import FaultError, parse_faults, stage_faults
 from datasets.synth.render import ClipRenderer, RenderOptions
 from datasets.tileset import load_tileset
 from tracker.table.layout import RULES_BY_NAME
@@ -82,3 +83,34 @@ def synthesize(
     if progress is not None:
         progress(0, renderer.total_frames)
     return renderer.render(out_dir, progress)
+
+
+SPEC_NAME = "synth.json"  # beside truth.json: what it takes to replay the clip's scene
+
+
+def write_spec(out_dir: str | Path, log: str | Path, faults: list, request: SynthRequest) -> None:
+    """Record how a clip was made (log, faults, request), so its scene can be replayed later."""
+    spec = {
+        "log": str(Path(log).resolve()),
+        "faults": [f.model_dump() for f in faults],
+        "request": request.model_dump(mode="json"),
+    }
+    Path(out_dir).mkdir(parents=True, exist_ok=True)
+    (Path(out_dir) / SPEC_NAME).write_text(json.dumps(spec, indent=1) + "\n")
+
+
+def replay_renderer(clip_dir: str | Path) -> ClipRenderer | None:
+    """A renderer rebuilt from a clip's ``synth.json`` (None without one) for ``scene_truth``.
+    A relative log path is taken from the repository root (the bundled sample's is). The faces
+    are not needed to know where tiles lie, so the bundled tileset stands in for any other."""
+    from tracker.logs import load_log
+
+    path = Path(clip_dir) / SPEC_NAME
+    if not path.exists():
+        return None
+    spec = json.loads(path.read_text())
+    log = Path(spec["log"])
+    if not log.is_absolute():
+        log = Path(__file__).resolve().parents[2] / log
+    request = SynthRequest.model_validate({**spec["request"], "tileset": None})
+    return prepare(load_log(log), parse_faults(spec["faults"], str(path)), request)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -12,7 +13,7 @@ from datasets.scene import table_layout as tl
 from datasets.scene.arms import arm_path, draw_arm
 from datasets.scene.camera import PRESETS, CameraModel, CameraPreset
 from datasets.scene.optics import Optics
-from datasets.scene.painter import Canvas, felt_image, paint_tiles
+from datasets.scene.painter import Canvas, felt_image, paint_tiles, tile_tops
 from datasets.scene.placements import FACE_DOWN, FACE_UP, STANDING, ZONES, Placements, to_table
 from datasets.scene.style import Style, random_style
 from datasets.scene.wall import WallModel
@@ -95,6 +96,50 @@ class ClipRenderer:
         self.actions = Timeline(options.fps, options.pace, self.rng).schedule(events, self.staged.timing)
         self.total_frames = max(a.end for a in self.actions) + int(options.fps)
         self._action_by_index = {a.index: a for a in self.actions}
+        self._rng_state = self.rng.bit_generator.state  # the dice of each kyoku come from here on
+
+    def _reset(self) -> None:
+        """The world before the first event (a replay after a render rolls the same dice)."""
+        self.rng.bit_generator.state = self._rng_state
+        self.state = TableState(self.opt.rules)
+        self.staging = tl.Staging()
+        self.wall = None
+        self.kyoku_index = -1
+        self.pending_replacement = False
+
+    def _apply(self, change: tuple[int, int, int, str], aim: bool) -> None:
+        """One change of ``_changes``; ``aim``: fix the arm's targets (only drawing needs them)."""
+        _, index, phase, _what = change
+        action = self._action_by_index[index]
+        if phase == 0:
+            if aim:
+                action.targets = self._targets(action)
+            self._pick(action)
+        else:
+            if aim and action.arm and action.targets is None:
+                action.targets = self._targets(action)
+            self._place(action)
+
+    def _placements(self) -> Placements:
+        rng = np.random.default_rng(self.opt.seed * 7919 + self.kyoku_index)
+        return tl.place_table(self.state, self.wall, self.staging, rng, self.style.jitter)
+
+    def scene_truth(self) -> Iterator[dict]:
+        """Truth for every moment the tiles change, without painting: keyframe dicts (``frame``,
+        ``tiles`` as in truth.json) at each frame where a tile was picked up or put down. The table
+        at any frame is the latest of these at or before it (arms and the carried tile aside).
+        The same steps as ``render``, so a replay of the same request matches its keyframes."""
+        self._reset()
+        changes = self._changes()
+        ci = 0
+        while ci < len(changes):
+            f = changes[ci][0]
+            while ci < len(changes) and changes[ci][0] <= f:
+                self._apply(changes[ci], aim=False)
+                ci += 1
+            if self.wall is not None:
+                placed = self._placements()
+                yield self._keyframe(f, placed, tile_tops(placed, self.camera))
 
     # --- the world at a moment --------------------------------------------------------------
 
@@ -269,11 +314,7 @@ class ClipRenderer:
         out_dir.mkdir(parents=True, exist_ok=True)
         preset = self.camera.preset
         fps = self.opt.fps
-        self.state = TableState(self.opt.rules)
-        self.staging = tl.Staging()
-        self.wall = None
-        self.kyoku_index = -1
-        self.pending_replacement = False
+        self._reset()
         changes = self._changes()
         quiet = self._quiet_frames()
         arms = [a for a in self.actions if a.arm]
@@ -287,27 +328,13 @@ class ClipRenderer:
         with H264Writer(out_dir / "video.mp4", fps, preset.width, preset.height, preset.crf) as writer:
             for f in range(self.total_frames):
                 while ci < len(changes) and changes[ci][0] <= f:
-                    _, index, phase, _what = changes[ci]
-                    action = self._action_by_index[index]
-                    if phase == 0:
-                        action.targets = self._targets(action)
-                        self._pick(action)
-                    else:
-                        if action.arm and action.targets is None:
-                            action.targets = self._targets(action)
-                        self._place(action)
+                    self._apply(changes[ci], aim=True)
                     ci += 1
                     dirty = True
                 if dirty:
                     static = self.felt.copy()
                     if self.wall is not None:
-                        placed = tl.place_table(
-                            self.state,
-                            self.wall,
-                            self.staging,
-                            np.random.default_rng(self.opt.seed * 7919 + self.kyoku_index),
-                            self.style.jitter,
-                        )
+                        placed = self._placements()
                         tops = paint_tiles(static, self.canvas, placed, self.tileset, self.style, self.camera)
                     dirty = False
                 active = [a for a in arms if a.start <= f <= a.end and (a.targets is not None or f < a.pick)]

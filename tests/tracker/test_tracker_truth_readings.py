@@ -1,6 +1,7 @@
 """The tracker's zone, time and event logic end to end on the sample clip, with the tiles read from
-the renderer's truth keyframes (``tests/tracker/oracle.py``) instead of the detector, then scored
-by ``tracker.evaluate``: what the tracker makes of perfect tile readings."""
+the renderer's truth (``tests/tracker/oracle.py``: the sample's scene replayed, so every frame is
+known, a discard in the air included) instead of the detector, then scored by ``tracker.evaluate``:
+what the tracker makes of perfect tile readings."""
 
 from __future__ import annotations
 
@@ -31,6 +32,18 @@ def test_record_matches_the_truth(analysis):
     assert figures["results"]["share"] == 1.0
     assert figures["spurious_events"] == 0 and figures["retractions"] == 0
     assert figures["latency_s"]["median"] < 0.5
+    # tsumogiri read from the hand while the tile is in the air (12 of the 38 are tsumogiri)
+    assert figures["tsumogiri_on_right_discards"]["share"] == 1.0
+    assert figures["hand_counts_reported"]["total"] >= 5 and figures["hand_counts_reported"]["share"] == 1.0
+
+
+def test_the_double_knows_every_frame_and_matches_the_keyframes():
+    from tests.tracker.oracle import TruthDetector
+
+    double = TruthDetector.for_clip(CLIP)  # refuses a replay that differs from truth.json
+    assert double.every_frame and len(double.frames) > 3 * len(
+        json.loads((CLIP / "truth.json").read_text())["keyframes"]
+    )
 
 
 def test_events_are_a_readable_mjai_stream_with_vision_keys(analysis):
@@ -50,9 +63,16 @@ def test_events_are_a_readable_mjai_stream_with_vision_keys(analysis):
     assert (pon.actor, pon.target, pon.pai) == (0, 2, "C") and pon.laid.sideways == [2]
 
 
-def test_staged_meld_orientation_fault_is_alerted_and_record_has_no_tenhou6(analysis):
+def test_staged_faults_are_alerted_and_record_has_no_tenhou6(analysis):
     alerts = [json.loads(x) for x in (analysis / "alerts.jsonl").read_text().splitlines()]
-    assert [(a["code"], a["seat"]) for a in alerts] == [("meld_orientation", 0)]
+    codes = [(a["code"], a["seat"]) for a in alerts]
+    # the early draw: seat 2's wall take is read before seat 1's discard (then its riichi is a dead
+    # hand's, which the rules checker calls illegal)
+    assert codes[:2] == [("meld_orientation", 0), ("early_draw", 2)]
+    assert set(codes[2:]) <= {("illegal_call", 2)}
+    events = read_mjai((analysis / "events.mjai.jsonl").read_text())
+    take = next(i for i, e in enumerate(events) if e.type == "wall_take" and e.actor == 2)
+    assert (events[take + 1].type, events[take + 1].actor) == ("dahai", 1)
     summary = json.loads((analysis / "summary.json").read_text())
     assert not (analysis / "game.tenhou6.json").exists()
     assert any("dealt hand tiles" in m for m in summary["missing"])
