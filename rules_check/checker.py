@@ -27,21 +27,24 @@ class Rules:
     def __init__(self, ruleset: RuleSet, checks: Iterable[Check] = CHECKS):
         self.ruleset = ruleset
         self.checks = tuple(checks)
-        self._dead: set[int] = set()
+        self._dead: dict[int, str] = {}  # seat -> the code of the finding that made it dead
+        self._notes: dict = {}
         self._reported: set[tuple] = set()
         self._count = 0
         self._kyoku = 0
 
     @property
     def dead(self) -> frozenset[int]:
-        return frozenset(self._dead)
+        refuted = self._notes.get("refuted", set())
+        return frozenset(s for s, code in self._dead.items() if (code, s) not in refuted)
 
     def check(self, event, state: TableState) -> list[Alert]:
         if event.type == "start_kyoku":
             self._dead.clear()
+            self._notes = {}
             self._reported.clear()
             self._kyoku += 1
-        situation = Situation(state, self.ruleset, frozenset(self._dead))
+        situation = Situation(state, self.ruleset, self.dead, self._notes)
         alerts = []
         for check in self.checks:
             for finding in check(event, situation):
@@ -59,8 +62,8 @@ class Rules:
             if key in self._reported:
                 return None
             self._reported.add(key)
-        if penalty in DEAD_PENALTIES and finding.seat is not None:
-            self._dead.add(finding.seat)
+        if penalty in DEAD_PENALTIES and finding.seat is not None and finding.seat not in self.dead:
+            self._dead[finding.seat] = finding.code
         self._count += 1
         return Alert(
             id=f"k{self._kyoku:02d}-a{self._count:04d}",
@@ -68,8 +71,8 @@ class Rules:
             seat=finding.seat,
             rules=self.ruleset.name,
             penalty=penalty,
-            t=event.t,
-            frame=event.frame,
+            t=event.t if finding.frame is None else finding.t,
+            frame=event.frame if finding.frame is None else finding.frame,
             message=finding.message,
         )
 

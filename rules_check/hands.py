@@ -115,10 +115,38 @@ def winning_hand(event, state: TableState) -> tuple[list[str], str] | None:
         hand = list(event.hand)
         if len(hand) == need - 1:
             hand.append(pai)
-        return (hand, pai) if known(hand) and len(hand) == need else None
+        if not known(hand) or len(hand) != need:
+            return None
+        if pai not in hand:  # a red five read plain (or the reverse): the hand's own tile
+            pai = next((c for c in hand if tiles.deaka(c) == tiles.deaka(pai)), None)
+        return (hand, pai) if pai is not None else None  # no winning tile in it: a misreading
     hand = concealed_of(state, event.actor)
     if hand is None:
         return None
     if event.actor != event.target:
         hand = hand + [pai]
     return (hand, pai) if len(hand) == need else None
+
+
+def fifth_copy(table: TableState, more: Iterable[str]) -> str | None:
+    """A kind seen five times or more among ``more`` and every tile in view (rivers, melds, dora
+    indicators), or None. Five copies mean a misreading somewhere: no evidence to judge on."""
+    seen = list(more)
+    for seat in table.seats:
+        seen += [slot.code for slot in seat.river if not slot.called_away]
+        seen += [c for meld in seat.melds for c in meld.all_tiles]
+    seen += list(table.dora_indicators)
+    counts: dict[str, int] = {}
+    for code in seen:
+        if code in tiles.GAME_CODES and code != tiles.UNKNOWN and not tiles.is_bonus(code):
+            kind = tiles.deaka(code)
+            counts[kind] = counts.get(kind, 0) + 1
+    over = sorted(k for k, n in counts.items() if n > 4)
+    return over[0] if over else None
+
+
+def shanten(concealed: list[str]) -> int:
+    """Tiles away from complete (-1 complete, 0 one tile off), the concealed part of a hand."""
+    from mahjong.shanten import Shanten
+
+    return Shanten().calculate_shanten(counts34(concealed))

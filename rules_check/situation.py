@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from rules_check.ruleset import RuleSet
 from tracker.table.state import TableState
@@ -23,13 +23,16 @@ ABORTIVE = frozenset(
 @dataclass(frozen=True)
 class Finding:
     """One irregularity a check found. ``case`` picks a per-case penalty; ``once`` (with code and
-    seat) makes it be reported once per kyoku."""
+    seat) makes it be reported once per kyoku. ``frame``/``t``: where the evidence was first seen
+    when the check needed several observations to be sure (default: the event's)."""
 
     code: str
     seat: int | None
     message: str
     case: str | None = None
     once: tuple | None = None
+    frame: int | None = None
+    t: float | None = None
 
 
 @dataclass(frozen=True)
@@ -40,6 +43,10 @@ class Situation:
     table: TableState
     ruleset: RuleSet
     dead: frozenset[int] = frozenset()
+    #: per-kyoku memory of the checks that weigh evidence over several events (keyed by check);
+    #: ``notes["refuted"]`` holds (code, seat) of findings later evidence contradicted: a seat
+    #: made dead by one of them is alive again (no cascade from a doubtful reading)
+    notes: dict = field(default_factory=dict)
 
     @property
     def history(self) -> list:

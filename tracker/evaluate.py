@@ -100,6 +100,37 @@ def _share(ok: int, total: int) -> dict:
     return {"right": ok, "total": total, "share": round(ok / total, 4) if total else None}
 
 
+def match_alerts(expected: list[dict], reported: list[dict], fps: float, seat_map) -> list[int | None]:
+    """For each expected alert ({code, seat, frame_start, frame_end}, truth seats), the index of the
+    reported alert (analysis seats, mapped by ``seat_map``) that finds it, or None: same code and
+    seat, its frame within 2 s of the expected span (DESIGN.md), each reported alert used once,
+    the earliest first."""
+    used: set[int] = set()
+    out: list[int | None] = []
+    for want in expected:
+        hit = None
+        for j, al in enumerate(reported):
+            if j in used or al.get("code") != want["code"] or al.get("frame") is None:
+                continue
+            seat = seat_map(al["seat"]) if al.get("seat") is not None else None
+            near = want["frame_start"] - 2 * fps <= al["frame"] <= want["frame_end"] + 2 * fps
+            if seat == want["seat"] and near and (hit is None or al["frame"] < reported[hit]["frame"]):
+                hit = j
+        if hit is not None:
+            used.add(hit)
+        out.append(hit)
+    return out
+
+
+def seat_mapper(truth: dict, summary: dict):
+    """analysis seat -> truth seat. The analysis seat s sits at edge (s + offset); the truth seat
+    at an edge e is (e - truth's seat-0 edge)."""
+    edge = summary.get("seat0_edge")
+    offset = EDGES.index(edge) if edge in EDGES else 0
+    truth_edge = EDGES.index(truth.get("calibration", {}).get("seat0_edge", "bottom"))
+    return lambda s: (s + offset - truth_edge) % 4
+
+
 def evaluate(clip_dir: Path, analysis_dir: Path) -> dict:
     truth = json.loads((clip_dir / "truth.json").read_text())
     fps = float(truth["fps"])
@@ -111,11 +142,7 @@ def evaluate(clip_dir: Path, analysis_dir: Path) -> dict:
     a_events = apply_retractions(a_raw)
     summary_path = analysis_dir / "summary.json"
     summary = json.loads(summary_path.read_text()) if summary_path.exists() else {}
-    edge = summary.get("seat0_edge")
-    offset = EDGES.index(edge) if edge in EDGES else 0
-    truth_edge = EDGES.index(truth.get("calibration", {}).get("seat0_edge", "bottom"))
-    # analysis seat s sits at edge (s + offset); the truth seat at that edge is (edge - truth_edge)
-    a_map = lambda s: (s + offset - truth_edge) % 4  # noqa: E731
+    a_map = seat_mapper(truth, summary)
     t_by = _by_kyoku(t_events, lambda s: s)
     a_by = _by_kyoku(a_events, a_map)
 
@@ -206,18 +233,8 @@ def evaluate(clip_dir: Path, analysis_dir: Path) -> dict:
         else []
     )
     staged = truth.get("alerts", [])
-    found = 0
-    used: set[int] = set()
-    for want in staged:
-        for j, al in enumerate(got_alerts):
-            if j in used or al.get("code") != want["code"] or al.get("frame") is None:
-                continue
-            seat = a_map(al["seat"]) if al.get("seat") is not None else None
-            near = want["frame_start"] - 2 * fps <= al["frame"] <= want["frame_end"] + 2 * fps
-            if seat == want["seat"] and near:
-                found += 1
-                used.add(j)
-                break
+    pairs = match_alerts(staged, got_alerts, fps, a_map)
+    found = sum(j is not None for j in pairs)
     lat = np.array(latency) if latency else np.zeros(0)
     return {
         "clip": str(clip_dir),
@@ -236,6 +253,7 @@ def evaluate(clip_dir: Path, analysis_dir: Path) -> dict:
             "median": round(float(np.median(lat)), 3) if len(lat) else None,
             "p95": round(float(np.percentile(lat, 95)), 3) if len(lat) else None,
         },
+        "latencies_s": [round(float(x), 3) for x in lat],
         "alerts": {
             "staged": len(staged),
             "found": found,

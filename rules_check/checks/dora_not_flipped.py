@@ -2,8 +2,9 @@
 
 M-League ch.4 §5.5: the kan indicator is turned as soon as the kan is shown and confirmed (not
 for a kan robbed by chankan); 004 七.2: turned with the replacement draw, or for open kans after
-the discard. The check gives an ankan until the kan maker's discard, and an open kan until the
-next play after that discard (the tenhou.net/6 order, which records carry), so both customs pass
+the discard. The check gives every kan until another seat's discard after the kan maker's (the
+tenhou.net/6 order, which records carry, turns an open kan's indicator before the next play;
+the extra discard is slack for a camera that reads the new indicator late), so both customs pass
 and a forgotten indicator does not. ``warning`` (the referee has it turned); not in MCR.
 
 Code ``dora_not_flipped``; once per kan.
@@ -25,11 +26,12 @@ def check(event, situation: Situation) -> list[Finding]:
     flipped = sum(1 for e in history if e.type == "dora")
     out = []
     for number, (index, kan) in enumerate(kans[flipped:], start=flipped):
-        discarded = any(e.type == "dahai" and e.actor == kan.actor for e in history[index + 1 :])
-        if kan.type == "ankan":
-            due = (event.type == "dahai" and event.actor == kan.actor) or discarded
-        else:
-            due = discarded
+        after = history[index + 1 :]
+        discarded = any(e.type == "dahai" and e.actor == kan.actor for e in after)
+        own = next((k for k, e in enumerate(after) if e.type == "dahai" and e.actor == kan.actor), None)
+        due = own is not None and any(
+            e.type == "dahai" and e.actor != kan.actor for e in after[own + 1 :] + [event]
+        )
         if event.type == "hora" and event.target == kan.actor and not discarded:
             due = False  # robbed (chankan) or won on the replacement tile: no indicator owed yet
         if due:

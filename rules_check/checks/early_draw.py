@@ -6,6 +6,11 @@ first draw is the same. 004 六.6.1: one draws after kamicha's discard (and no c
 003 行牌规定 三: 上家未打出牌，自己不能动手摸牌 (MCR: ``warning``).
 
 Code ``early_draw``. Needs the camera's ``wall_take``; a pure mjai record cannot show it.
+
+Reported when the seat next in turn takes from the wall while the seat before it has not
+discarded yet (the way 先摸 happens), and for any take before the dealer's first draw (ch.3
+§4.8). A take seen at any other moment (e.g. by the seat that has just discarded) is what a
+miscounted hand looks like to the camera, and is not reported on that evidence alone.
 """
 
 from __future__ import annotations
@@ -43,10 +48,16 @@ def check(event, situation: Situation) -> list[Finding]:
     allowed, owner = turn(situation.history, situation.table.oya)
     if seat in allowed or owner == seat or event.dead_wall:
         return []  # its own turn (a second take shows up in the tile count instead)
-    if owner is not None:
+    first_draw = not any(e.type in ("tsumo", "wall_take", "dahai") for e in situation.history)
+    current = owner if owner is not None else (next(iter(allowed)) if len(allowed) == 1 else None)
+    if not first_draw and (current is None or seat != (current + 1) % 4):
+        return []
+    if first_draw:
+        why = "the dealer had not made its first draw"
+    elif owner is not None:
         why = f"seat {owner} had not discarded yet"
     else:
-        why = "it was not this seat's turn to draw"
+        why = f"seat {current} had not drawn and discarded yet"
     return [
         Finding(
             CODE,

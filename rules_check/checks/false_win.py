@@ -13,11 +13,19 @@ Cases of ``false_win``:
 Penalty: M-League ``chombo`` (ch.7 §4.2(1)); riichi ``chombo`` (004 七.4: 诈和 按照违规处理);
 MCR ``penalty_points`` (003 罚分). Judged only when the hand is known: laid open in ``Hora.hand``
 or known to the state (a full game record).
+
+A hand read from a camera can be misread by one tile, which makes a good win look incomplete. So
+a hand whose tiles, with every other tile in view (rivers, melds, dora indicators), give a fifth
+copy of a kind is a misreading, not evidence: no ``not_complete`` / ``no_yaku`` judgement on it.
+A hand two or more tiles from complete is a misreading too (a false win is declared on a hand
+one tile off): ``not_complete`` is judged on hands one tile off only. Nor is ``no_yaku`` judged
+on a closed hand without riichi in a camera's stream (riichi is read
+from the sideways declaration tile; an upright one, itself a fault, would hide the yaku).
 """
 
 from __future__ import annotations
 
-from rules_check.hands import waits, winning_hand
+from rules_check.hands import fifth_copy, shanten, waits, winning_hand
 from rules_check.situation import Finding, Situation
 from rules_check.value import NoValue, evaluate
 from tracker import tiles
@@ -63,6 +71,15 @@ def furiten_reason(event, situation: Situation, hand: list[str], pai: str) -> st
     return None
 
 
+def _riichi_unseen(event, situation: Situation) -> bool:
+    """A closed hand without a recorded riichi, in a camera's stream: the riichi may be there and
+    unseen (an upright declaration tile, a stick the camera cannot read), so no yaku is no evidence."""
+    seat = situation.table.seats[event.actor]
+    closed = all(m.type == "ankan" for m in seat.melds)
+    camera = any(e.type == "dahai" and e.slot is not None for e in situation.history)
+    return closed and not seat.riichi and camera
+
+
 def check(event, situation: Situation) -> list[Finding]:
     if event.type != "hora":
         return []
@@ -79,14 +96,23 @@ def check(event, situation: Situation) -> list[Finding]:
         return []
     hand, pai = found
     shown = tiles.dump(tiles.sorted_codes(hand))
+    in_hand = list(hand)
+    if event.actor != event.target:
+        in_hand.remove(pai)  # a ron tile still lies in the discarder's river
+    if fifth_copy(situation.table, in_hand) is not None:
+        return []  # the hand or the table is misread somewhere: no judgement on this reading
     try:
         value = evaluate(event, situation.table, situation.ruleset)
     except NoValue as err:
         reason = str(err)
+        if reason == "no_yaku" and _riichi_unseen(event, situation):
+            return []
         if reason == "no_yaku":
             case, text = "no_yaku", "no yaku"
         elif "fan" in reason:
             case, text = "below_min_fan", reason
+        elif shanten(hand) > 0:
+            return []  # two or more tiles from complete: nobody declares that, the camera misread it
         else:
             case, text = "not_complete", "the hand is not complete"
         return [Finding(CODE, seat, f"false win on {pai} with {shown}: {text} ({where})", case=case)]

@@ -18,6 +18,7 @@ MCR ``warning``.
 
 from __future__ import annotations
 
+from rules_check.checks.invalid_meld import is_set
 from rules_check.hands import concealed_of, waits
 from rules_check.situation import CALLS, KANS, Finding, Situation
 from tracker import tiles
@@ -77,7 +78,8 @@ def check(event, situation: Situation) -> list[Finding]:
     limit = situation.ruleset.max_kans
     if kind in KANS and limit is not None and table.kans >= limit:
         out.append(_finding(seat, "fifth_kan", f"{kind}: kan number {table.kans + 1} in one kyoku"))
-    if kind == "chi" and event.target != (seat + 3) % 4:
+    if kind == "chi" and event.target != (seat + 3) % 4 and is_set("chi", [event.pai, *event.consumed]):
+        # (tiles that make no run are an invalid meld, judged there: not a chi from anyone)
         out.append(_finding(seat, "chi_not_kamicha", f"chi on seat {event.target}'s discard (not kamicha)"))
     if kind in CALLS and table.seats[seat].riichi:
         out.append(_finding(seat, "riichi_call", f"{kind} after declaring riichi"))

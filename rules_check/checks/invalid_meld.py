@@ -5,10 +5,15 @@ M-League ch.7 §3 (错吃指副露的三张牌无法组成顺子。错碰、错�
 
 Code ``invalid_meld``: the tiles the camera saw laid (``laid``, face-up ones), or the event's own
 called + consumed tiles, are not a run of one suit (chi), three of a kind (pon) or four (kans).
+
+Judged only on a meld read whole: a tile the camera could not read (``?``) usually goes with one
+it misread, and a meld whose tiles, with every tile in view, make a fifth copy of a kind is
+misread somewhere; neither is evidence of a wrong set.
 """
 
 from __future__ import annotations
 
+from rules_check.hands import fifth_copy
 from rules_check.situation import Finding, Situation
 from tracker import tiles
 
@@ -34,6 +39,10 @@ def is_set(kind: str, codes: list[str]) -> bool:
     return not numbers or numbers[-1] - numbers[0] <= 2
 
 
+def _read(codes: list[str]) -> bool:
+    return all(c in tiles.GAME_CODES and c != tiles.UNKNOWN for c in codes)
+
+
 def check(event, situation: Situation) -> list[Finding]:
     if event.type not in _SIZE:
         return []
@@ -44,13 +53,21 @@ def check(event, situation: Situation) -> list[Finding]:
     else:
         declared = [event.pai] + list(event.consumed)
     problems = []
-    if not is_set(event.type, declared):
+    if _read(declared) and not is_set(event.type, declared):
         problems.append(f"declared tiles {tiles.dump(declared)}")
     laid = getattr(event, "laid", None)
+    up: list[str] = []
     if laid is not None:
         up = [c for i, c in enumerate(laid.tiles) if i not in laid.face_down]
-        if not is_set(event.type, up) or len(laid.tiles) != _SIZE[event.type]:
+        if _read(up) and (not is_set(event.type, up) or len(laid.tiles) != _SIZE[event.type]):
             problems.append(f"laid tiles {' '.join(laid.tiles)}")
+    shown = list(up or declared)
+    if event.type == "kakan":
+        shown = [event.pai]  # the pon's tiles are already on the table
+    elif event.type != "ankan" and event.pai in shown:
+        shown.remove(event.pai)  # the called tile still lies in the river
+    if problems and fifth_copy(situation.table, shown) is not None:
+        return []  # a misreading somewhere on the table
     if event.type == "kakan":
         pon = [m for m in situation.table.seats[event.actor].melds if m.type == "pon"]
         if pon and not any(tiles.deaka(m.tiles[0]) == tiles.deaka(event.pai) for m in pon):

@@ -49,8 +49,8 @@ def check(event, situation: Situation) -> list[Finding]:
     )
     if last is None or last.type not in ("chi", "pon") or last.actor != event.actor:
         return []
-    if tiles.deaka(event.pai) not in forbidden(last):
-        return []
+    if event.pai == tiles.UNKNOWN or tiles.deaka(event.pai) not in forbidden(last) - {tiles.UNKNOWN}:
+        return []  # (an unread discard or exposed tile is no evidence of a swap)
     exposed = tiles.dump(last.consumed)
     return [
         Finding(

@@ -6,7 +6,9 @@ on the sideways one; ankan — the middle two face down (ch.4 §5.2). Wrong plac
 by agreement (ch.4 §7): ``warning``. 004 七.2-3 (ankan: the middle or the two ends face down),
 003 行牌规定 八 (MCR; ankan 扣放): ``warning``.
 
-Code ``meld_orientation``; needs the camera's ``laid`` placement on the call event.
+Code ``meld_orientation``; needs the camera's ``laid`` placement on the call event. Not judged
+on what only a misreading shows: two tiles sideways in a chi/pon/daiminkan, or no tile sideways
+in a meld whose faces were not all read.
 """
 
 from __future__ import annotations
@@ -72,6 +74,10 @@ def check(event, situation: Situation) -> list[Finding]:
         size = 4 if event.type == "daiminkan" else 3
     if set(laid.sideways) == {want}:
         return []
+    if event.type != "kakan" and len(set(laid.sideways)) > 1:
+        return []  # two tiles sideways is no layout anyone lays: the camera misread an orientation
+    if not laid.sideways and not all(c in tiles.GAME_CODES and c != tiles.UNKNOWN for c in laid.tiles):
+        return []  # no sideways tile seen in a meld not read whole: too poor a look to judge
     source = {3: "kamicha", 2: "toimen", 1: "shimocha"}.get(
         layout.relative(seat, getattr(event, "target", seat)), "own pon"
     )

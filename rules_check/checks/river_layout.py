@@ -3,9 +3,13 @@
 M-League ch.3 §10 (舍牌从左至右, 一列6张); 004 六.6.2 (6 张一列); 003 行牌规定 四 (MCR: 从左向右
 摆放, 第6张后另放一行). No rulebook names a penalty: ``warning``.
 
-Code ``river_layout``: a ``Dahai.slot`` at another row/column than the next free slot (called
-tiles leave the river), case ``sideways`` for a tile lying sideways with no riichi to explain it.
-Reported once per seat and kyoku (a shifted river would otherwise alert at every discard).
+Code ``river_layout``: a ``Dahai.slot`` in a seventh column (a row already holds six: the tile
+should start the next row), case ``sideways`` for a tile lying sideways with no riichi to explain
+it. Reported once per seat and kyoku (a shifted river would otherwise alert at every discard).
+
+A slot further along or further back than the record's count of tiles in that river is not
+reported: from a camera that is what a discard it missed, or one it saw twice, looks like, and
+a gap in a river cannot be told from a missed discard. A seventh tile in a row can.
 """
 
 from __future__ import annotations
@@ -21,17 +25,16 @@ def check(event, situation: Situation) -> list[Finding]:
     if event.type != "dahai" or event.slot is None:
         return []
     seat = situation.table.seats[event.actor]
-    row, col = layout.river_position(len(seat.river_present))
     slot = event.slot
     out = []
     where = situation.article(ARTICLES)
-    if (slot.row, slot.col) != (row, col):
+    if slot.col >= layout.RIVER_ROW:
         out.append(
             Finding(
                 CODE,
                 event.actor,
                 f"discard {event.pai} placed at row {slot.row + 1} column {slot.col + 1}, "
-                f"expected row {row + 1} column {col + 1} (six a row, left to right; {where})",
+                f"expected row {slot.row + 2} column 1 (six a row, left to right; {where})",
                 once=("slot",),
             )
         )

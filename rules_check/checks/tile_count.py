@@ -5,35 +5,129 @@ M-League ch.2 §1 (13 tiles, one more per kan) and ch.7 §2.2(1): 14+ tiles (not
 或少于规定的数量.
 
 Codes ``tile_count_excess`` / ``tile_count_short``. Evidence: the camera's ``hand_count`` (standing
-tiles at a still moment) against the concealed count the record implies (13 - 3 per meld, one more
-while the seat holds its drawn or called tile; then a count one lower is accepted as well, since
-the drawn tile may still be in the player's fingers). Reported once per seat and kyoku.
+tiles at a still moment; the tracker reports a count when it changes) against the concealed count
+the record implies (13 - 3 per meld, one more while the seat holds its drawn or called tile; then
+a count one lower is accepted as well, since the drawn tile may still be in the player's fingers).
+
+One reading is not evidence enough: a standing tile the camera misses or counts twice looks
+exactly like a wrong hand. A contradicting count is reported once it is confirmed, either
+
+* seen again at a later moment (a second contradicting reading after some play, same direction), or
+* still standing after the seat's own next discard has been followed by another seat's discard,
+  call or win (the record expects the same count again and the camera reported no change),
+
+and never for a seat whose readings this kyoku contradicted the record in both directions (the
+camera cannot count that hand). A count more than one tile off is the camera missing part of the
+hand, not 大相公/小相公 (one tile off), and is no evidence either way. The alert points at the
+first contradicting reading. A count that later agrees with the record, or contradicts it the
+other way, refutes a reported finding: the seat is no longer treated as dead (its later calls and
+win are judged normally). Reported once per seat and kyoku.
 """
 
 from __future__ import annotations
 
-from rules_check.situation import Finding, Situation
+from dataclasses import dataclass
+
+from rules_check.situation import PLAY, Finding, Situation
 
 EXCESS, SHORT = "tile_count_excess", "tile_count_short"
 ARTICLES = {"mleague": "M-League ch.7 §2.2(1)", "riichi": "M-League ch.7 §2.2(1) practice", "mcr": "002 相公"}
 
 
+@dataclass
+class _Doubt:
+    """An unconfirmed contradicting count of one seat."""
+
+    sign: int  # +1 too many, -1 too few
+    count: int
+    expected: int
+    frame: int | None
+    t: float | None
+    plays_at: int  # plays seen when it was read
+    discarded: bool = False  # the seat has discarded since
+
+
+@dataclass
+class _Seat:
+    doubt: _Doubt | None = None
+    signs: frozenset[int] = frozenset()  # directions of every contradiction this kyoku
+    reported: str | None = None  # the code reported for this seat, if any
+
+
+def _memory(situation: Situation) -> dict:
+    notes = situation.notes
+    if "tile_count" not in notes:
+        notes["tile_count"] = {"seats": {s: _Seat() for s in range(4)}, "plays": 0}
+    return notes["tile_count"]
+
+
+def _refute(situation: Situation, seat: int, mem: _Seat) -> None:
+    if mem.reported is not None:
+        situation.notes.setdefault("refuted", set()).add((mem.reported, seat))
+
+
+def _finding(situation: Situation, seat: int, doubt: _Doubt, how: str) -> Finding:
+    code, name = (EXCESS, "大相公 too many") if doubt.sign > 0 else (SHORT, "小相公 too few")
+    return Finding(
+        code,
+        seat,
+        f"{name} tiles: {doubt.count} standing, expected {doubt.expected} with "
+        f"{len(situation.table.seats[seat].melds)} melds, {how} ({situation.article(ARTICLES)})",
+        once=("count",),
+        frame=doubt.frame,
+        t=doubt.t,
+    )
+
+
+def _confirmed(situation: Situation, seat: int, mem: _Seat, how: str) -> list[Finding]:
+    doubt = mem.doubt
+    mem.doubt = None
+    if mem.reported is not None:
+        return []
+    finding = _finding(situation, seat, doubt, how)
+    mem.reported = finding.code
+    return [finding]
+
+
 def check(event, situation: Situation) -> list[Finding]:
+    memory = _memory(situation)
+    seats: dict[int, _Seat] = memory["seats"]
+    if event.type in PLAY:
+        memory["plays"] += 1
+        out = []
+        actor = getattr(event, "actor", None)
+        for seat, mem in seats.items():
+            doubt = mem.doubt
+            if doubt is None:
+                continue
+            if seat == actor and event.type == "dahai":
+                doubt.discarded = True
+            elif seat != actor and doubt.discarded and event.type != "tsumo":
+                out += _confirmed(situation, seat, mem, "unchanged through its next turn")
+        return out
     if event.type != "hand_count":
         return []
     seat = event.actor
+    mem = seats[seat]
     expected = situation.table.seats[seat].hand_count
     in_turn = expected % 3 == 2  # holding the tile it will discard
-    accepted = {expected, expected - 1} if in_turn else {expected}
-    if event.count in accepted:
+    if event.count == expected:
+        _refute(situation, seat, mem)  # the hand is seen as the record says: earlier doubts were noise
+        mem.doubt = None
         return []
-    code, name = (EXCESS, "大相公 too many") if event.count > expected else (SHORT, "小相公 too few")
-    return [
-        Finding(
-            code,
-            seat,
-            f"{name} tiles: {event.count} standing, expected {expected} with "
-            f"{len(situation.table.seats[seat].melds)} melds ({situation.article(ARTICLES)})",
-            once=("count",),
-        )
-    ]
+    if in_turn and event.count == expected - 1:
+        return []  # the drawn tile may be in the fingers: says nothing either way
+    if abs(event.count - expected) > 1 and not (in_turn and event.count == expected - 2):
+        return []  # 大相公/小相公 are one tile off: a count further off is the camera missing the hand
+    sign = 1 if event.count > expected else -1
+    mem.signs = mem.signs | {sign}
+    if len(mem.signs) > 1:  # contradicted both ways this kyoku: the camera cannot count this hand
+        _refute(situation, seat, mem)
+        mem.doubt = None
+        return []
+    doubt = mem.doubt
+    if doubt is not None and doubt.plays_at < memory["plays"]:
+        return _confirmed(situation, seat, mem, "seen again later")
+    if doubt is None:
+        mem.doubt = _Doubt(sign, event.count, expected, event.frame, event.t, memory["plays"])
+    return []

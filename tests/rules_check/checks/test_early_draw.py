@@ -40,3 +40,10 @@ def test_mcr_names_a_warning():
     checker = feed(start(hands) + [ev.WallTake(actor=3)], MCR)
     assert found(checker) == [("early_draw", 3, "warning")]
     assert found(feed(start(hands) + [ev.WallTake(actor=3)], MLEAGUE)) == [("early_draw", 3, "dead_hand")]
+
+
+def test_a_take_seen_right_after_the_seats_own_discard_is_not_evidence():
+    # seat 0 has just discarded: a take by it (or by seat 2, two seats on) is a miscounted hand to
+    # a camera, not the 先摸 pattern of the next seat reaching before its kamicha has discarded
+    stream = start() + draw(0, "N") + [ev.WallTake(actor=0), ev.WallTake(actor=2)]
+    assert found(feed(stream)) == []

@@ -85,7 +85,8 @@ def test_riichi_furiten_lasts():
 
 
 def test_a_dead_hand_cannot_win():
-    stream = opening() + [ev.HandCount(actor=0, count=12)] + draw(1, "P") + draw(2, "P") + draw(3, "4s")
+    short = [ev.HandCount(actor=0, count=12)]  # seen at two moments: the count is evidence
+    stream = opening() + short + draw(1, "P") + short + draw(2, "P") + draw(3, "4s")
     stream += [ev.Hora(actor=0, target=3)]
     assert found(feed(stream, MLEAGUE)) == [("tile_count_short", 0, "dead_hand"), ("false_win", 0, "chombo")]
 
@@ -108,3 +109,41 @@ def test_mcr_needs_eight_fan():
     checker = feed(poor, MCR)
     assert found(checker) == [("false_win", 0, "penalty_points")]
     assert "below the 8-fan minimum" in checker.alerts[0].message
+
+
+def test_a_misread_hand_with_a_fifth_copy_is_no_evidence():
+    # the camera reads seat 0's 2m as a 5p: with the three 5p of the hand and the fourth in seat
+    # 1's river that is five 5p, so the reading is wrong somewhere and the win is not judged on it
+    stream = start() + draw(0, "N") + draw(1, "5p") + draw(2, "P") + draw(3, "4s")
+    misread = ["5p", "3m", "4m", "4p", "5p", "6p", "6s", "6s", "6s", "2s", "3s", "5p", "5p"]
+    assert found(feed(stream + [ev.Hora(actor=0, target=3, hand=misread)])) == []
+    # the same incomplete hand with no impossible copy is judged
+    wrong = ["7m", "3m", "4m", "4p", "5p", "6p", "6s", "6s", "6s", "2s", "3s", "5p", "5p"]
+    assert found(feed(stream + [ev.Hora(actor=0, target=3, hand=wrong)])) == [("false_win", 0, "chombo")]
+
+
+def test_a_laid_hand_without_the_winning_tile_is_not_judged():
+    # 14 tiles read, none of them the ron tile: the reading disagrees with itself
+    stream = opening() + draw(1, "P") + draw(2, "P") + draw(3, "4s")
+    hand = ["2m", "3m", "4m", "4p", "5p", "6p", "6s", "6s", "6s", "2s", "3s", "5p", "5p", "9m"]
+    checker = feed(stream + [ev.Hora(actor=0, target=3, hand=hand)])
+    assert found(checker) == [] and checker.values == []
+
+
+def test_no_yaku_on_a_closed_hand_is_not_judged_when_a_camera_may_have_missed_the_riichi():
+    # the same ron without yaku, seen by a camera (discards with river slots): an upright riichi
+    # tile would hide the riichi, so "no yaku" is no evidence on a closed hand
+    seen = start() + draw(0, "N", slot=(0, 0, False)) + draw(1, "P", slot=(0, 0, False))
+    seen += draw(2, "P", slot=(0, 0, False)) + draw(3, "1s", slot=(0, 0, False))
+    checker = feed(seen + [ev.Hora(actor=0, target=3)])
+    assert found(checker) == []
+    # an incomplete hand is still judged
+    wrong = ["7m", "3m", "4m", "4p", "5p", "6p", "6s", "6s", "6s", "2s", "3s", "5p", "5p"]
+    assert found(feed(seen + [ev.Hora(actor=0, target=3, hand=wrong)])) == [("false_win", 0, "chombo")]
+
+
+def test_a_hand_two_tiles_from_complete_is_a_misreading_not_a_false_win():
+    stream = opening() + draw(1, "P") + draw(2, "P") + draw(3, "4s")
+    far = ["1m", "8m", "8m", "1p", "1p", "2p", "4p", "4p", "2s", "3s", "3s", "3s", "8s"]
+    checker = feed(stream + [ev.Hora(actor=0, target=3, hand=far)])
+    assert found(checker) == []

@@ -50,6 +50,16 @@ def test_chi_from_toimen():
     assert ("illegal_call", 2, "dead_hand") in found(checker)
 
 
+def test_a_chi_whose_tiles_make_no_run_is_an_invalid_meld_not_a_call_from_the_wrong_seat():
+    # a camera's misread: tiles that are no run, taken from toimen's river; the set is judged
+    # (invalid_meld), not whose discard a "chi" that is none took
+    hands = ["234m456p678m23p55p", "123456789s1234p", "23s111999s888m77z", "1112223336667z"]
+    stream = start(hands) + draw(0, "4s")
+    stream += [ev.Chi(actor=2, target=0, pai="4s", consumed=["2s", "C"])]
+    checker = RulesCheckerFed(stream)
+    assert [a.code for a in checker.alerts] == ["invalid_meld"]
+
+
 def RulesCheckerFed(stream):  # the state rejects the chi; the checker keeps going and says why
     from rules_check.checker import RulesChecker
 
@@ -60,7 +70,9 @@ def RulesCheckerFed(stream):  # the state rejects the chi; the checker keeps goi
 
 
 def test_a_dead_hand_calling_is_chombo():
-    stream = start(PON_HANDS) + [ev.HandCount(actor=2, count=12)] + draw(0, "7m")
+    short = [ev.HandCount(actor=2, count=12)]  # seen at two moments: the count is evidence
+    stream = start(PON_HANDS) + short + draw(0, "N") + short + draw(1, "P") + draw(2, "P") + draw(3, "P")
+    stream += draw(0, "7m")
     stream += [
         ev.Pon(actor=2, target=0, pai="7m", consumed=["7m", "7m"]),
         ev.Dahai(actor=2, pai="W", tsumogiri=False),

@@ -77,3 +77,13 @@ def test_a_chi_seen_with_an_unread_tile_is_no_kuikae_and_no_crash():
         ev.Dahai(actor=1, pai="3s", tsumogiri=False),
     ]
     assert found(feed(stream)) == []
+
+
+def test_an_unread_discard_after_a_pon_with_an_unread_tile_is_no_kuikae():
+    stream = start_unseen() + [
+        ev.Tsumo(actor=0, pai="?"),
+        ev.Dahai(actor=0, pai="C", tsumogiri=False),
+        ev.Pon(actor=2, target=0, pai="C", consumed=["?", "C"]),
+        ev.Dahai(actor=2, pai="?", tsumogiri=False),
+    ]
+    assert found(feed(stream)) == []

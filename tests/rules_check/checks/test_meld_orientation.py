@@ -78,3 +78,19 @@ def test_ankan_face_down_tiles_per_ruleset():
     assert found(feed(ankan_stream([1, 2]), MLEAGUE)) == []
     assert found(feed(ankan_stream([0, 3]), MLEAGUE)) == [("meld_orientation", 0, "warning")]
     assert found(feed(ankan_stream([0, 3]), RIICHI)) == []
+
+
+def test_layouts_only_a_misreading_shows_are_not_judged():
+    # two tiles sideways is no layout anyone lays; "none sideways" on a meld whose faces were not
+    # all read is too poor a look (the sideways tile is the one most often missed)
+    two = ev.MeldPlacement(tiles=["7m", "7m", "7m"], sideways=[0, 1])
+    unread = ev.MeldPlacement(tiles=["7m", "?", "7m"], sideways=[])
+    for laid in (two, unread):
+        stream = start(PON_HANDS) + draw(0, "7m")
+        stream += [ev.Pon(actor=2, target=0, pai="7m", consumed=["7m", "7m"], laid=laid)]
+        assert found(feed(stream)) == []
+    # a sideways tile at the wrong place is judged even with an unread face
+    wrong = ev.MeldPlacement(tiles=["?", "7m", "7m"], sideways=[2])
+    stream = start(PON_HANDS) + draw(0, "7m")
+    stream += [ev.Pon(actor=2, target=0, pai="7m", consumed=["7m", "7m"], laid=wrong)]
+    assert found(feed(stream)) == [("meld_orientation", 2, "warning")]

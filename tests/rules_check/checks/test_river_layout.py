@@ -78,3 +78,10 @@ def test_called_riichi_tile_then_upright_discard():
     checker = feed(called_riichi_tile(False))
     assert found(checker) == [("riichi_not_sideways", 2, "warning")]
     assert "after the called riichi tile" in checker.alerts[0].message
+
+
+def test_a_shifted_slot_is_what_a_missed_discard_looks_like_and_is_not_reported():
+    # the camera missed the second discard (or saw one twice): the next slots are one off the
+    # record's count, which a gap in the river or a discard it never saw would both explain
+    assert found(feed(rounds([(0, 0, False), (0, 2, False), (0, 3, False)]))) == []
+    assert found(feed(rounds([(0, 0, False), (0, 1, False), (0, 1, False)]))) == []

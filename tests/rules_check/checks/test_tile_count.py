@@ -17,21 +17,71 @@ def test_after_a_pon_the_hand_is_three_shorter():
     stream = start(PON_HANDS) + draw(0, "7m")
     stream += [ev.Pon(actor=2, target=0, pai="7m", consumed=["7m", "7m"]), ev.HandCount(actor=2, count=11)]
     stream += [ev.Dahai(actor=2, pai="W", tsumogiri=False), ev.HandCount(actor=2, count=10)]
+    stream += draw(3, "P") + [ev.HandCount(actor=2, count=10)]
     assert found(feed(stream)) == []
     too_many = start(PON_HANDS) + draw(0, "7m")
     too_many += [ev.Pon(actor=2, target=0, pai="7m", consumed=["7m", "7m"])]
     too_many += [ev.Dahai(actor=2, pai="W", tsumogiri=False), ev.HandCount(actor=2, count=11)]
+    too_many += draw(3, "P") + [ev.HandCount(actor=2, count=11)]  # seen again: evidence
     assert found(feed(too_many)) == [("tile_count_excess", 2, "dead_hand")]
 
 
 def test_daishoukou_and_shoushoukou_are_reported_once():
-    stream = start() + draw(0, "N") + [ev.HandCount(actor=0, count=14), ev.HandCount(actor=0, count=14)]
-    stream += [ev.HandCount(actor=3, count=12)]
+    seen = [ev.HandCount(actor=0, count=14), ev.HandCount(actor=3, count=12)]
+    stream = start() + draw(0, "N") + seen + draw(1, "P") + seen + draw(2, "P") + seen
     checker = feed(stream)
     assert found(checker) == [("tile_count_excess", 0, "dead_hand"), ("tile_count_short", 3, "dead_hand")]
     assert "大相公" in checker.alerts[0].message and "小相公" in checker.alerts[1].message
 
 
 def test_mcr_xianggong():
-    stream = start() + [ev.HandCount(actor=2, count=14)]
+    stream = start() + [ev.HandCount(actor=2, count=14)] + draw(0, "N") + [ev.HandCount(actor=2, count=14)]
     assert found(feed(stream, MCR)) == [("tile_count_excess", 2, "xianggong")]
+
+
+# --- a camera's noise: one reading is not evidence ------------------------------------------
+
+
+def test_one_misread_count_then_the_right_one_is_not_reported():
+    stream = start() + draw(0, "N") + [ev.HandCount(actor=1, count=14)] + draw(1, "P")
+    stream += [ev.HandCount(actor=1, count=13)] + draw(2, "P") + draw(3, "P")
+    checker = feed(stream)
+    assert found(checker) == [] and checker.rules.dead == set()
+
+
+def test_counts_off_both_ways_are_the_cameras_noise():
+    stream = start() + [ev.HandCount(actor=3, count=12)] + draw(0, "N") + [ev.HandCount(actor=3, count=14)]
+    stream += (
+        draw(1, "P") + [ev.HandCount(actor=3, count=12)] + draw(2, "P") + [ev.HandCount(actor=3, count=12)]
+    )
+    assert found(feed(stream)) == []
+
+
+def test_a_count_standing_through_the_seats_next_turn_is_confirmed_at_its_first_reading():
+    # the camera reports a count when it changes: a short hand seen once and never again
+    # reported stays short through seat 1's draw and discard
+    stream = start() + [ev.HandCount(actor=1, count=12, frame=40, t=1.3)] + draw(0, "N") + draw(1, "P")
+    assert found(feed(stream)) == []  # not yet: nobody has played since seat 1's discard
+    checker = feed(stream + draw(2, "P"))
+    assert found(checker) == [("tile_count_short", 1, "dead_hand")]
+    assert (checker.alerts[0].frame, checker.alerts[0].t) == (40, 1.3)  # the evidence frame
+
+
+def test_the_post_discard_count_arriving_late_still_clears_the_doubt():
+    stream = start() + [ev.HandCount(actor=1, count=12)] + draw(0, "N") + draw(1, "P")
+    stream += [ev.Tsumo(actor=2, pai="P"), ev.HandCount(actor=1, count=13)] + draw(3, "P")
+    assert found(feed(stream)) == []
+
+
+def test_a_refuted_count_does_not_cascade_into_a_dead_hand():
+    short = [ev.HandCount(actor=2, count=12)]
+    stream = start(PON_HANDS) + short + draw(0, "N") + short  # confirmed: reported, seat 2 dead
+    stream += draw(1, "P") + [ev.HandCount(actor=2, count=13)]  # then seen right: noise after all
+    stream += draw(2, "P") + draw(3, "P") + draw(0, "7m")
+    stream += [
+        ev.Pon(actor=2, target=0, pai="7m", consumed=["7m", "7m"]),
+        ev.Dahai(actor=2, pai="W", tsumogiri=False),
+    ]
+    checker = feed(stream)
+    assert found(checker) == [("tile_count_short", 2, "dead_hand")]  # no illegal_call/dead_hand after it
+    assert checker.rules.dead == set()

@@ -1,0 +1,79 @@
+"""The evaluation-set harness: fault plans that stage every kind, and how alerts are scored."""
+
+from __future__ import annotations
+
+from datasets.synth.faults import parse_faults, stage_faults
+from tests.conftest import SAMPLE_LOG, needs_shared_logs, shared_tenhou6_logs
+from tests.rules_check.kit import start
+from tracker import events as ev
+from tracker.evaluate import match_alerts
+from tracker.evaluate_set import FAULT_KINDS, _select, alert_totals, plan_faults, score_clip_alerts
+from tracker.logs import load_log
+
+
+@needs_shared_logs
+def test_the_fault_plan_stages_every_kind_on_different_seats():
+    counts = {k: 0 for k in FAULT_KINDS}
+    for i, path in enumerate(shared_tenhou6_logs()):
+        events = load_log(path)
+        faults = plan_faults(events, i, counts)
+        assert len({f["seat"] for f in faults}) == len(faults)
+        stage_faults(events, parse_faults(faults))  # stageable as planned
+    events = load_log(SAMPLE_LOG)
+    kuikae = [plan_faults(_select(events, k), k, counts, only="kuikae") for k in range(16)]
+    assert any(kuikae)
+    assert all(counts[k] >= 3 for k in FAULT_KINDS if k != "kuikae"), counts
+    assert counts["kuikae"] >= 1
+
+
+def test_alerts_match_by_code_and_seat_within_two_seconds():
+    want = [{"code": "early_draw", "seat": 1, "frame_start": 100, "frame_end": 110}]
+    near = {"code": "early_draw", "seat": 1, "frame": 160}
+    far = {"code": "early_draw", "seat": 1, "frame": 171}
+    other_seat = {"code": "early_draw", "seat": 2, "frame": 105}
+    assert match_alerts(want, [far, other_seat, near], 30.0, lambda s: s) == [2]
+    assert match_alerts(want, [far], 30.0, lambda s: s) == [None]
+    # the analysis' seat 0 sits where the truth's seat 3 is
+    assert match_alerts(want, [{**near, "seat": 2}], 30.0, lambda s: (s + 3) % 4) == [0]
+
+
+def _framed(events: list) -> list:
+    return [e.model_copy(update={"frame": 10 * i, "t": i / 3}) for i, e in enumerate(events)]
+
+
+def test_alerts_are_classified_staged_consequence_and_false():
+    # seat 1 reaches for the wall while seat 0 has not discarded (staged 先摸), later declares
+    # riichi with its dead hand (a consequence); seat 2 lays a seventh tile in a row (not staged)
+    record = start() + [ev.Tsumo(actor=0, pai="N"), ev.Dahai(actor=0, pai="N", tsumogiri=True)]
+    record += [ev.Tsumo(actor=1, pai="P"), ev.Reach(actor=1), ev.Dahai(actor=1, pai="P", tsumogiri=True)]
+    record += [ev.ReachAccepted(actor=1)]
+    seen = start() + [ev.Tsumo(actor=0, pai="N"), ev.WallTake(actor=1)]
+    seen += [ev.Dahai(actor=0, pai="N", tsumogiri=True)]
+    seen += [ev.Tsumo(actor=1, pai="P"), ev.Reach(actor=1), ev.Dahai(actor=1, pai="P", tsumogiri=True)]
+    seen += [ev.ReachAccepted(actor=1), ev.Tsumo(actor=2, pai="P")]
+    seen += [ev.Dahai(actor=2, pai="P", tsumogiri=True, slot=ev.RiverPlacement(row=0, col=6, sideways=False))]
+    seen = _framed(seen)
+    truth = {
+        "fps": 30.0,
+        "calibration": {"seat0_edge": "bottom"},
+        "events": [{"frame": 10 * i, "event": e.to_json()} for i, e in enumerate(record)],
+        "alerts": [
+            {"code": "early_draw", "seat": 1, "frame_start": 30, "frame_end": 30},
+            {"code": "kuikae", "seat": 3, "frame_start": 50, "frame_end": 50},
+        ],
+    }
+    scored = score_clip_alerts(truth, {"seat0_edge": "bottom"}, seen)
+    kinds = [(a["code"], a["seat"], a["kind"]) for a in scored["reported"]]
+    assert kinds == [
+        ("early_draw", 1, "staged"),
+        ("illegal_call", 1, "consequence"),
+        ("river_layout", 2, "false"),
+    ]
+    assert [(s["code"], s["found"]) for s in scored["staged"]] == [("early_draw", True), ("kuikae", False)]
+    assert scored["staged"][0]["latency_s"] == 0.0  # raised on the take itself
+    totals = alert_totals([{"hanchan": False, "clean": False, "alerts": scored}])
+    assert totals["per_code"]["early_draw"]["recall"] == 1.0
+    assert totals["per_code"]["kuikae"]["recall"] == 0.0
+    assert totals["per_code"]["river_layout"]["precision"] == 0.0
+    assert totals["per_code"]["illegal_call"]["precision"] is None  # only a consequence
+    assert (totals["staged"], totals["found"], totals["false"], totals["consequences"]) == (2, 1, 1, 1)

@@ -1,0 +1,743 @@
+"""The evaluation set of issues 5 and 6: render it once, analyse and score it as often as needed.
+
+    nice -n 15 python -m tracker.evaluate_set render SETDIR [--quick] [--size WxH] [--pace P]
+        [--hanchan-size WxH]
+    python -m tracker.evaluate_set score SETDIR [--quick] [--model M | --oracle] [--no-analyze]
+
+``render`` plans the set (``SETDIR/plan.json``, written once and reused): one clip per log in
+``../shared/data/logs/tenhou6/`` with faults of every kind in DESIGN.md staged on them (two per
+clip, on different seats); one kyoku of each hanchan where a 食替 can be staged (rare in the real
+logs), with it and one more fault; and clean full hanchan: the bundled jansou hanchan plus jansou
+hanchan generated once and saved as ``SETDIR/logs/*.mjai.jsonl`` (jansou games differ from one
+process to the next, so the saved log, not a seed, is the reference). The held-out art set
+``datasets/art/default``, seeds from 1000 and the three camera presets in turn. Clips already
+rendered are skipped (the quick subset first); a clip is rendered into ``NAME.partial`` and
+renamed when complete, so an interrupted render resumes at the clip it was on.
+
+``score`` analyses every rendered clip not analysed yet (``mjmon analyze`` with the model, or the
+truth-reading test double ``tests.tracker.oracle`` with ``--oracle``: tracker logic without
+detector errors) into ``SETDIR/analysis/KEY/NAME``, runs the rules checker over each analysis'
+events (the same feed ``mjmon analyze`` gives it, so the checker can be re-scored without a new
+analysis), scores with ``tracker.evaluate`` and writes ``SETDIR/results-KEY.{json,md}``.
+Heavy work runs in child processes under ``nice`` with one thread.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from pydantic import BaseModel
+
+REPO = Path(__file__).resolve().parents[1]
+TENHOU6 = REPO.parent / "shared" / "data" / "logs" / "tenhou6"
+BUNDLED = REPO / "tracker" / "samples" / "jansou-mleague-hanchan.mjai.jsonl"
+TILESET = REPO / "datasets" / "art" / "default"  # held out of the detector's training art
+CAMERAS = ("overhead", "tilted", "low")
+FIRST_SEED = 1000
+GENERATED_HANCHAN = 4  # plus the bundled one: the issue's "at least 5 full hanchan"
+FAULTS_PER_CLIP = 2
+#: a few short clips of varied content for fast iteration
+QUICK = ("t6-confusing_nakis_2", "t6-confusing_nakis_7", "t6-confusing_nakis_3", "t6-rinshan")
+FAULT_KINDS = (
+    "early_draw",
+    "meld_orientation",
+    "hand_count",
+    "river_row",
+    "riichi_upright",
+    "kuikae",
+    "invalid_meld",
+    "slow_discard",
+)
+
+
+class ClipSpec(BaseModel):
+    name: str
+    log: str  # path of the game log
+    camera: str
+    seed: int
+    size: tuple[int, int]
+    pace: float
+    kyoku: tuple[int, int] | None = None  # render only these kyoku (0-based, inclusive)
+    faults: list[dict] = []  # kyoku numbered within the whole log
+    hanchan: bool = False  # a full hanchan (counts for "false alerts per clean hanchan")
+
+
+class Plan(BaseModel):
+    tileset: str
+    clips: list[ClipSpec]
+
+
+def _log(msg: str) -> None:
+    print(msg, file=sys.stderr, flush=True)
+
+
+# --- planning ---------------------------------------------------------------------------------
+
+
+def _candidates(kind: str, events: list, seats: list[int], salt: int) -> list[dict]:
+    """Fault items of ``kind`` worth trying on this log, most wanted first (stage_faults decides)."""
+    from datasets.synth.faults import _KyokuIndex
+
+    out: list[dict] = []
+    for k, (start, end) in enumerate(_kyoku_spans(events)):
+        index = _KyokuIndex(events, start, end)
+        for seat in seats:
+            turns = len(index.discards[seat])
+            calls = len(index.calls[seat])
+            base = {"kind": kind, "kyoku": k, "seat": seat}
+            if kind == "early_draw":
+                out += [{**base, "turn": t} for t in range(2, turns)]
+            elif kind == "hand_count":
+                delta = 1 if (salt + seat) % 2 else -1
+                out += [{**base, "turn": t, "delta": delta} for t in range(2, min(turns, 6))]
+            elif kind == "river_row":
+                out += [{**base, "turn": t} for t in range(6, turns)]
+            elif kind == "riichi_upright" and seat in index.reach:
+                out.append(base)
+            elif kind == "slow_discard":
+                out += [{**base, "turn": t, "seconds": 20.0} for t in range(2, min(turns, 6))]
+            elif kind == "meld_orientation":
+                places = ("none", "left", "middle", "right")
+                for c in range(calls):
+                    out += [{**base, "call": c, "place": places[(salt + i) % 4]} for i in range(4)]
+            elif kind in ("kuikae", "invalid_meld"):
+                out += [{**base, "call": c} for c in range(calls)]
+    return out
+
+
+def plan_faults(
+    events: list, salt: int, counts: dict[str, int], only: str | None = None, taken: list[dict] = ()
+) -> list[dict]:
+    """Up to FAULTS_PER_CLIP faults on different seats, the kinds staged least so far first."""
+    from datasets.synth.faults import FaultError, parse_faults, stage_faults
+
+    chosen: list[dict] = list(taken)
+    used_seats = {f["seat"] for f in chosen}
+    order = sorted(
+        FAULT_KINDS, key=lambda kd: (counts[kd], (FAULT_KINDS.index(kd) - salt) % len(FAULT_KINDS))
+    )
+    for kind in [only] if only else order:
+        if len(chosen) == FAULTS_PER_CLIP:
+            break
+        seats = [(salt + i) % 4 for i in range(4) if (salt + i) % 4 not in used_seats]
+        for item in _candidates(kind, events, seats, salt):
+            try:
+                stage_faults(events, parse_faults(chosen + [item]))
+            except (FaultError, ValueError):
+                continue
+            chosen.append(item)
+            used_seats.add(item["seat"])
+            counts[kind] += 1
+            break
+    return chosen[len(taken) :]
+
+
+def _kyoku_spans(events: list) -> list[tuple[int, int]]:
+    starts = [i for i, e in enumerate(events) if e.type == "start_kyoku"]
+    return list(zip(starts, starts[1:] + [len(events)]))
+
+
+def _select(events: list, k: int) -> list:
+    from datasets.synth.pipeline import select_kyoku
+
+    return select_kyoku(events, k, k)
+
+
+def _generate_hanchan(logs_dir: Path, n: int) -> list[Path]:
+    """n jansou m-league hanchan, generated once and saved (jansou differs between processes)."""
+    logs_dir.mkdir(parents=True, exist_ok=True)
+    paths = [logs_dir / f"jansou-{i}.mjai.jsonl" for i in range(n)]
+    for i, path in enumerate(paths):
+        if path.exists():
+            continue
+        from jansou.core.rules import preset
+        from jansou.game.agents import SmartEfficiencyAgent
+        from jansou.game.environment import Environment
+        from jansou.io.from_game import paifu_from_game
+        from jansou.io.tenhou_json import dump_tenhou_json
+
+        from tracker.logs import tenhou6_to_events, write_mjai
+
+        env = Environment(preset("m-league"), seed=FIRST_SEED + i)
+        env.run([SmartEfficiencyAgent() for _ in range(4)])
+        game = json.loads(json.dumps(dump_tenhou_json(paifu_from_game(env))))
+        path.write_text(write_mjai(tenhou6_to_events(game)))
+        _log(f"generated {path.name}")
+    return paths
+
+
+def make_plan(
+    setdir: Path, size: tuple[int, int], pace: float, hanchan_size: tuple[int, int] | None = None
+) -> Plan:
+    from tracker.logs import load_log
+
+    counts = {k: 0 for k in FAULT_KINDS}
+    clips = []
+    for i, path in enumerate(sorted(TENHOU6.glob("*.json"))):
+        faults = plan_faults(load_log(path), i, counts)
+        clips.append(
+            ClipSpec(
+                name=f"t6-{path.stem}",
+                log=str(path),
+                camera=CAMERAS[i % 3],
+                seed=FIRST_SEED + i,
+                size=size,
+                pace=pace,
+                faults=faults,
+            )
+        )
+    hanchan = [BUNDLED] + _generate_hanchan(setdir / "logs", GENERATED_HANCHAN)
+    # 食替 needs a call and a swap tile in hand: rare in the real logs, so one kyoku of each
+    # hanchan where it can be staged is rendered again on its own with it (and one more fault)
+    for path in hanchan:
+        events = load_log(path)
+        spans = _kyoku_spans(events)
+        for k in range(len(spans)):
+            one = _select(events, k)
+            first = plan_faults(one, k, {kd: int(kd != "kuikae") for kd in FAULT_KINDS}, only="kuikae")
+            if not first:
+                continue
+            more = plan_faults(one, k + 1, counts, taken=first)
+            counts["kuikae"] += 1
+            faults = [{**f, "kyoku": k} for f in first + more]
+            i = len(clips)
+            clips.append(
+                ClipSpec(
+                    name=f"kuikae-{path.name.split('.')[0]}-k{k}",
+                    log=str(path),
+                    camera=CAMERAS[i % 3],
+                    seed=FIRST_SEED + i,
+                    size=size,
+                    pace=pace,
+                    kyoku=(k, k),
+                    faults=faults,
+                )
+            )
+            break
+    for path in hanchan[1:] + hanchan[:1]:  # the longest (bundled) last
+        i = len(clips)
+        clips.append(
+            ClipSpec(
+                name=f"hanchan-{path.name.split('.')[0]}",
+                log=str(path),
+                camera=CAMERAS[i % 3],
+                seed=FIRST_SEED + i,
+                size=hanchan_size or size,
+                pace=pace,
+                hanchan=True,
+            )
+        )
+    _log("fault kinds staged: " + ", ".join(f"{k} {n}" for k, n in counts.items()))
+    return Plan(tileset=str(TILESET), clips=clips)
+
+
+def load_plan(setdir: Path, size: tuple[int, int], pace: float, hanchan_size=None) -> Plan:
+    path = setdir / "plan.json"
+    if path.exists():
+        return Plan.model_validate_json(path.read_text())
+    setdir.mkdir(parents=True, exist_ok=True)
+    plan = make_plan(setdir, size, pace, hanchan_size)
+    path.write_text(plan.model_dump_json(indent=1))
+    return plan
+
+
+def selected(plan: Plan, quick: bool) -> list[ClipSpec]:
+    return [c for c in plan.clips if c.name in QUICK] if quick else plan.clips
+
+
+# --- rendering --------------------------------------------------------------------------------
+
+
+def render_clip(spec: ClipSpec, tileset: str, clips_dir: Path) -> bool:
+    """Render one clip unless done; True when it rendered now."""
+    from datasets.synth.faults import parse_faults
+    from datasets.synth.pipeline import SynthRequest, synthesize
+    from tracker.logs import load_log
+
+    out = clips_dir / spec.name
+    if (out / "truth.json").exists():
+        return False
+    partial = clips_dir / f"{spec.name}.partial"
+    partial.mkdir(parents=True, exist_ok=True)
+    (partial / "faults.json").write_text(json.dumps(spec.faults, indent=1))
+    request = SynthRequest(
+        tileset=tileset, seed=spec.seed, camera=spec.camera, size=spec.size, pace=spec.pace, kyoku=spec.kyoku
+    )
+    start = time.perf_counter()
+    seen = {"done": 0, "total": 0, "last": start}
+
+    def progress(step: int, total: int | None = None) -> None:  # the renderer's tqdm-like calls
+        seen["done"] += step
+        if total:
+            seen["total"] = total
+        now = time.perf_counter()
+        if now - seen["last"] > 60:
+            seen["last"] = now
+            _log(f"  {spec.name}: frame {seen['done']} of {seen['total']}")
+
+    truth = synthesize(load_log(spec.log), parse_faults(spec.faults), request, partial, progress)
+    partial.rename(out)
+    took = time.perf_counter() - start
+    _log(
+        f"rendered {spec.name}: {truth['frames']} frames in {took:.0f} s "
+        f"({truth['frames'] / took:.1f} frames/s), {len(truth['alerts'])} staged alerts"
+    )
+    return True
+
+
+def cmd_render(args) -> int:
+    os.environ.setdefault("OMP_NUM_THREADS", "1")  # a shared machine: one thread (before cv2 loads)
+    import cv2
+
+    cv2.setNumThreads(1)
+    setdir = args.setdir
+    plan = load_plan(setdir, args.size, args.pace, args.hanchan_size)
+    # the quick subset first, so that scoring can be developed while the rest renders
+    clips = sorted(selected(plan, args.quick), key=lambda c: c.name not in QUICK)
+    clips_dir = setdir / "clips"
+    clips_dir.mkdir(parents=True, exist_ok=True)
+    done = sum((clips_dir / c.name / "truth.json").exists() for c in clips)
+    _log(f"{len(clips)} clips planned, {done} rendered already")
+    for n, spec in enumerate(clips, 1):
+        if not (clips_dir / spec.name / "truth.json").exists():
+            _log(
+                f"[{n}/{len(clips)}] {spec.name} ({spec.camera}, seed {spec.seed}, {len(spec.faults)} faults)"
+            )
+        render_clip(spec, plan.tileset, clips_dir)
+    return 0
+
+
+# --- analysing --------------------------------------------------------------------------------
+
+
+def md5_of(path: Path) -> str:
+    return hashlib.md5(path.read_bytes()).hexdigest()
+
+
+def analysis_key(model: Path | None, oracle: bool) -> str:
+    return "oracle" if oracle else f"model-{md5_of(model)[:8]}"
+
+
+def analyze_clip(clip: Path, out: Path, model: Path | None, oracle: bool) -> float | None:
+    """Analyse one rendered clip unless done (a child process, niced, one thread); wall seconds
+    taken, or None when it was done already. A failed analysis keeps what it wrote, marked."""
+    if (out / "summary.json").exists() or (out / "FAILED").exists():
+        return None
+    partial = out.with_name(out.name + ".partial")
+    if oracle:
+        cmd = [sys.executable, "-m", "tests.tracker.oracle", str(clip), str(partial)]
+    else:
+        cmd = [sys.executable, "-m", "tracker.cli", "analyze", str(clip / "video.mp4"), "--out", str(partial)]
+        cmd += ["--model", str(model)]
+    env = {**os.environ, "OMP_NUM_THREADS": "1", "PYTHONPATH": str(REPO)}
+    start = time.perf_counter()
+    lower = max(0, 15 - os.nice(0))  # to nice 15, not below it when already niced
+    done = subprocess.run(["nice", "-n", str(lower), *cmd], cwd=REPO, env=env, capture_output=True, text=True)
+    took = time.perf_counter() - start
+    partial.mkdir(parents=True, exist_ok=True)
+    (partial / "analysis-stderr.txt").write_text(done.stderr[-20000:])
+    if done.returncode != 0:
+        (partial / "FAILED").write_text(f"exit {done.returncode}\n{done.stderr[-2000:]}\n")
+    partial.rename(out)
+    return took
+
+
+# --- scoring ----------------------------------------------------------------------------------
+
+DEAD_NOTE = "whose hand is dead"  # the message of a dead seat's call/win (a consequence)
+
+
+def checker_alerts(events: list) -> list[dict]:
+    """What ``mjmon analyze`` feeds the checker, judged by the current rules_check: M-League
+    alerts, plus MCR's ``time_limit`` (the only check of the slow_discard fault, MCR-only)."""
+    from rules_check.checker import RulesChecker
+    from rules_check.ruleset import MCR, MLEAGUE
+
+    out = []
+    for ruleset, keep in ((MLEAGUE, None), (MCR, "time_limit")):
+        checker = RulesChecker(ruleset)
+        for event in events:
+            try:
+                alerts = checker.feed(event)
+            except Exception as err:  # noqa: BLE001 - the tracker notes a checker failure and goes on
+                _log(f"  rules checker failed on {event.type}: {err!r}")
+                continue
+            # ``frame`` is where the evidence is; ``emitted`` the frame of the event that raised it
+            out += [
+                {**a.model_dump(), "emitted": event.frame} for a in alerts if keep is None or a.code == keep
+            ]
+    return sorted(out, key=lambda a: a["emitted"] if a["emitted"] is not None else -1)
+
+
+def record_alerts(truth: dict) -> list[dict]:
+    """Irregularities in the game record itself (e.g. a hand-made log's false win): a correct
+    monitor reports them too, so they are expected, beside the staged ones."""
+    from tracker.events import parse_event
+
+    events = [parse_event(i["event"]).model_copy(update={"frame": i["frame"]}) for i in truth["events"]]
+    return [
+        {"code": a["code"], "seat": a["seat"], "frame_start": a["frame"], "frame_end": a["frame"]}
+        for a in checker_alerts(events)
+        if a["frame"] is not None
+    ]
+
+
+def score_clip_alerts(truth: dict, summary: dict, events: list) -> dict:
+    """Every reported alert classified: ``staged`` (finds a staged fault), ``record`` (an
+    irregularity of the log itself), ``late`` (a staged fault's code and seat, after the 2 s
+    window but in its kyoku), ``consequence`` (a dead seat's call or win after a true alert made
+    it dead), or ``false``; with each staged fault found or not, and its latency."""
+    from tracker.evaluate import match_alerts, seat_mapper
+
+    fps = float(truth["fps"])
+    seat_map = seat_mapper(truth, summary)
+    reported = checker_alerts(events)
+    staged = truth.get("alerts", [])
+    hits = match_alerts(staged, reported, fps, seat_map)
+    kind = ["false"] * len(reported)
+    for j in hits:
+        if j is not None:
+            kind[j] = "staged"
+    left = [a for j, a in enumerate(reported) if kind[j] == "false"]
+    left_index = [j for j in range(len(reported)) if kind[j] == "false"]
+    record = record_alerts(truth)
+    for j in match_alerts(record, left, fps, seat_map):
+        if j is not None:
+            kind[left_index[j]] = "record"
+    # a staged fault not found within 2 s but reported later in its kyoku: "late" (still a miss
+    # and a false alert by DESIGN.md's protocol; counted apart to tell slow from blind)
+    starts = sorted(i["frame"] for i in truth["events"] if i["event"]["type"] == "start_kyoku")
+    late_of: dict[int, int] = {}
+    for i, (want, j) in enumerate(zip(staged, hits)):
+        if j is not None:
+            continue
+        end = next((f for f in starts if f > want["frame_start"]), float("inf"))
+        for k, a in enumerate(reported):
+            if kind[k] != "false" or a["code"] != want["code"] or a["seat"] is None or a["frame"] is None:
+                continue
+            if seat_map(a["seat"]) == want["seat"] and want["frame_end"] + 2 * fps < a["frame"] < end:
+                kind[k] = "late"
+                late_of[i] = k
+                break
+    dead_by_true: set[tuple[str, int]] = set()  # (kyoku id, seat) made dead by a true alert
+    for j, a in enumerate(reported):
+        kyoku = a["id"].split("-")[0]
+        if DEAD_NOTE in a["message"] and kind[j] == "false" and (kyoku, a["seat"]) in dead_by_true:
+            kind[j] = "consequence"
+        if kind[j] in ("staged", "record", "late") and a["penalty"] in ("dead_hand", "xianggong"):
+            dead_by_true.add((kyoku, a["seat"]))
+    found = []
+    for i, (want, j) in enumerate(zip(staged, hits)):
+        # latency: from the staged evidence to the moment the checker raised the alert
+        k = j if j is not None else late_of.get(i)
+        latency = None if k is None else round((reported[k]["emitted"] - want["frame_start"]) / fps, 3)
+        found.append(
+            {
+                "code": want["code"],
+                "seat": want["seat"],
+                "found": j is not None,
+                "late": j is None and k is not None,
+                "latency_s": latency,
+            }
+        )
+    return {
+        "staged": found,
+        "reported": [
+            {
+                "code": a["code"],
+                "seat": a["seat"],
+                "frame": a["frame"],
+                "emitted": a["emitted"],
+                "kind": k,
+                "message": a["message"],
+            }
+            for a, k in zip(reported, kind)
+        ],
+    }
+
+
+def score_clip(spec: ClipSpec, clip: Path, analysis: Path) -> dict:
+    from tracker.evaluate import evaluate
+    from tracker.events import parse_event
+
+    truth = json.loads((clip / "truth.json").read_text())
+    summary_path = analysis / "summary.json"
+    summary = json.loads(summary_path.read_text()) if summary_path.exists() else {}
+    events_path = analysis / "events.mjai.jsonl"
+    text = events_path.read_text() if events_path.exists() else ""
+    events = [parse_event(json.loads(line)) for line in text.splitlines() if line.strip()]
+    figures = evaluate(clip, analysis) if events_path.exists() else {}
+    figures.pop("wrong", None)
+    return {
+        "name": spec.name,
+        "camera": spec.camera,
+        "seed": spec.seed,
+        "hanchan": spec.hanchan,
+        "clean": not truth.get("alerts"),
+        "frames": truth["frames"],
+        "size": [truth["width"], truth["height"]],
+        "failed": (analysis / "FAILED").exists(),
+        "tracker": figures,
+        "alerts": score_clip_alerts(truth, summary, events),
+    }
+
+
+# --- aggregating ------------------------------------------------------------------------------
+
+SHARES = (
+    ("discards", "discards"),
+    ("discards_aligned", "discards (aligned)"),
+    ("melds", "melds"),
+    ("dora_indicators", "dora"),
+    ("tsumogiri_on_right_discards", "tsumogiri"),
+    ("results", "results"),
+    ("hand_counts_reported", "hand counts reported right"),
+)
+
+
+def _pct(right: int, total: int) -> str:
+    return f"{right}/{total} = {100 * right / total:.1f} %" if total else "-"
+
+
+def _quantiles(values: list[float]) -> dict:
+    import numpy as np
+
+    if not values:
+        return {"median": None, "p95": None, "n": 0}
+    a = np.array(values, float)
+    return {
+        "median": round(float(np.median(a)), 3),
+        "p95": round(float(np.percentile(a, 95)), 3),
+        "n": len(a),
+    }
+
+
+def tracker_totals(clips: list[dict]) -> dict:
+    out: dict = {"clips": len(clips), "frames": sum(c["frames"] for c in clips)}
+    figs = [c["tracker"] for c in clips if c["tracker"]]
+    for key, _ in SHARES:
+        right = sum(f[key]["right"] for f in figs)
+        total = sum(f[key]["total"] for f in figs)
+        out[key] = {"right": right, "total": total, "share": round(right / total, 4) if total else None}
+    kyoku = sum(f["kyoku"] for f in figs)
+    spurious = sum(f["spurious_events"] for f in figs)
+    out["kyoku"] = kyoku
+    out["spurious_events"] = spurious
+    out["spurious_per_10_kyoku"] = round(10 * spurious / kyoku, 2) if kyoku else None
+    out["latency_s"] = _quantiles([x for f in figs for x in f.get("latencies_s", [])])
+    fps = sorted(f["speed_fps"] for f in figs if f.get("speed_fps"))
+    out["analyze_fps_median"] = fps[len(fps) // 2] if fps else None
+    return out
+
+
+def alert_totals(clips: list[dict]) -> dict:
+    codes: dict[str, dict] = {}
+
+    def row(code: str) -> dict:
+        return codes.setdefault(
+            code,
+            {"staged": 0, "found": 0, "late": 0, "true": 0, "false": 0, "consequence": 0, "latencies": []},
+        )
+
+    for c in clips:
+        for s in c["alerts"]["staged"]:
+            r = row(s["code"])
+            r["staged"] += 1
+            if s["found"]:
+                r["found"] += 1
+                r["latencies"].append(s["latency_s"])
+        for a in c["alerts"]["reported"]:
+            r = row(a["code"])
+            r["true" if a["kind"] in ("staged", "record") else a["kind"]] += 1  # late: counted apart
+    for r in codes.values():
+        r["recall"] = round(r["found"] / r["staged"], 4) if r["staged"] else None
+        judged = r["true"] + r["false"] + r["late"]  # a late alert is a false one by the protocol
+        r["precision"] = round(r["true"] / judged, 4) if judged else None
+        r["latency_s"] = _quantiles(r.pop("latencies"))
+    staged = sum(r["staged"] for r in codes.values())
+    found = sum(r["found"] for r in codes.values())
+    true = sum(r["true"] for r in codes.values())
+    false = sum(r["false"] for r in codes.values())
+    late = sum(r["late"] for r in codes.values())
+    latencies = [s["latency_s"] for c in clips for s in c["alerts"]["staged"] if s["found"]]
+    clean_hanchan = [c for c in clips if c["hanchan"] and c["clean"]]
+    hanchan_false = sum(a["kind"] == "false" for c in clean_hanchan for a in c["alerts"]["reported"])
+    faulted = [c for c in clips if not c["clean"]]
+    return {
+        "per_code": dict(sorted(codes.items())),
+        "staged": staged,
+        "found": found,
+        "recall": round(found / staged, 4) if staged else None,
+        "precision": round(true / (true + false + late), 4) if true + false + late else None,
+        "false": false,
+        "late": late,
+        "consequences": sum(r["consequence"] for r in codes.values()),
+        "latency_s": _quantiles(latencies),
+        "clean_hanchan": len(clean_hanchan),
+        "false_alerts_clean_hanchan": hanchan_false,
+        "false_per_10_clean_hanchan": round(10 * hanchan_false / len(clean_hanchan), 2)
+        if clean_hanchan
+        else None,
+        "faulted_clips": len(faulted),
+        "false_alerts_faulted_clips": sum(
+            a["kind"] == "false" for c in faulted for a in c["alerts"]["reported"]
+        ),
+    }
+
+
+def aggregate(clips: list[dict]) -> dict:
+    groups = {"all": clips}
+    for cam in CAMERAS:
+        groups[cam] = [c for c in clips if c["camera"] == cam]
+    groups["tenhou6 logs"] = [c for c in clips if c["name"].startswith("t6-")]
+    groups["hanchan"] = [c for c in clips if c["hanchan"]]
+    groups["kuikae kyoku"] = [c for c in clips if c["name"].startswith("kuikae-")]
+    return {
+        "tracker": {g: tracker_totals(cs) for g, cs in groups.items() if cs},
+        "alerts": alert_totals(clips),
+        "false_alerts_by_code": _false_by_code(clips),
+    }
+
+
+def _false_by_code(clips: list[dict]) -> dict:
+    out: dict[str, int] = {}
+    for c in clips:
+        for a in c["alerts"]["reported"]:
+            if a["kind"] == "false":
+                out[a["code"]] = out.get(a["code"], 0) + 1
+    return dict(sorted(out.items(), key=lambda kv: -kv[1]))
+
+
+def markdown(result: dict) -> str:
+    agg, meta = result["aggregate"], result["meta"]
+    lines = [
+        f"Evaluation set `{meta['setdir']}`, analysis `{meta['key']}` ({meta['detector']}), "
+        f"{meta['clips_scored']} of {meta['clips_planned']} planned clips scored, "
+        f"{meta['frames']} frames, scored {meta['date']}.",
+        "",
+        "| group | clips | kyoku | "
+        + " | ".join(label for _, label in SHARES)
+        + " | spurious / 10 kyoku | latency median / p95 s | analyze fps (median) |",
+        "|---" * (len(SHARES) + 6) + "|",
+    ]
+    for group, t in agg["tracker"].items():
+        cells = [_pct(t[k]["right"], t[k]["total"]) for k, _ in SHARES]
+        lat = t["latency_s"]
+        lines.append(
+            f"| {group} | {t['clips']} | {t['kyoku']} | "
+            + " | ".join(cells)
+            + f" | {t['spurious_events']} = {t['spurious_per_10_kyoku']} | {lat['median']} / {lat['p95']} "
+            f"| {t['analyze_fps_median']} |"
+        )
+    al = agg["alerts"]
+    lines += [
+        "",
+        "| alert code | staged | found (2 s) | recall | found later in the kyoku | reported true | false "
+        "| precision | consequences | latency median / p95 s |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for code, r in al["per_code"].items():
+        lat = r["latency_s"]
+        lines.append(
+            f"| {code} | {r['staged']} | {r['found']} | {r['recall']} | {r['late']} | {r['true']} "
+            f"| {r['false']} | {r['precision']} | {r['consequence']} | {lat['median']} / {lat['p95']} |"
+        )
+    lat = al["latency_s"]
+    lines.append(
+        f"| **all** | {al['staged']} | {al['found']} | {al['recall']} | {al['late']} | | {al['false']} "
+        f"| {al['precision']} "
+        f"| {al['consequences']} | {lat['median']} / {lat['p95']} |"
+    )
+    lines += [
+        "",
+        f"False alerts on clean hanchan: {al['false_alerts_clean_hanchan']} over {al['clean_hanchan']} "
+        f"hanchan = {al['false_per_10_clean_hanchan']} per 10 hanchan. False alerts on the "
+        f"{al['faulted_clips']} clips with staged faults: {al['false_alerts_faulted_clips']}. "
+        "False alerts by code: "
+        + (", ".join(f"{k} {v}" for k, v in agg["false_alerts_by_code"].items()) or "none")
+        + ".",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def cmd_score(args) -> int:
+    setdir = args.setdir
+    plan_path = setdir / "plan.json"
+    if not plan_path.exists():
+        _log(f"{plan_path}: no plan; run render first")
+        return 2
+    plan = Plan.model_validate_json(plan_path.read_text())
+    model = None if args.oracle else Path(args.model or REPO / "models" / "tiles.onnx")
+    key = analysis_key(model, args.oracle)
+    specs = selected(plan, args.quick)
+    rendered = [s for s in specs if (setdir / "clips" / s.name / "truth.json").exists()]
+    _log(f"{len(rendered)} of {len(specs)} clips rendered; analysis {key}")
+    scored = []
+    for n, spec in enumerate(rendered, 1):
+        clip, out = setdir / "clips" / spec.name, setdir / "analysis" / key / spec.name
+        if not args.no_analyze:
+            took = analyze_clip(clip, out, model, args.oracle)
+            if took is not None:
+                _log(f"[{n}/{len(rendered)}] analysed {spec.name} in {took:.0f} s")
+        if out.exists():
+            scored.append(score_clip(spec, clip, out))
+    result = {
+        "meta": {
+            "setdir": str(setdir),
+            "key": key,
+            "detector": "truth keyframes (test double)" if args.oracle else f"{model} md5 {md5_of(model)}",
+            "clips_planned": len(specs),
+            "clips_scored": len(scored),
+            "frames": sum(c["frames"] for c in scored),
+            "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+        },
+        "aggregate": aggregate(scored),
+        "clips": scored,
+    }
+    suffix = "-quick" if args.quick else ""
+    (setdir / f"results-{key}{suffix}.json").write_text(json.dumps(result, indent=1, ensure_ascii=False))
+    text = markdown(result)
+    (setdir / f"results-{key}{suffix}.md").write_text(text)
+    print(text)
+    return 0
+
+
+def _size(text: str) -> tuple[int, int]:
+    w, h = text.lower().split("x")
+    return int(w), int(h)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m tracker.evaluate_set", description=__doc__.splitlines()[0]
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+    r = sub.add_parser("render", help="plan (once) and render the clip set; rendered clips are skipped")
+    r.add_argument("setdir", type=Path)
+    r.add_argument("--quick", action="store_true", help="only the few clips of the quick subset")
+    r.add_argument("--size", type=_size, default=(1280, 720), help="WxH of a new plan (default 1280x720)")
+    r.add_argument("--pace", type=float, default=3.0, help="play speed of a new plan (default 3)")
+    r.add_argument(
+        "--hanchan-size", type=_size, help="WxH of the full hanchan of a new plan (default --size)"
+    )
+    r.set_defaults(func=cmd_render)
+    s = sub.add_parser("score", help="analyse the rendered clips not analysed yet, then score them all")
+    s.add_argument("setdir", type=Path)
+    s.add_argument("--quick", action="store_true", help="only the few clips of the quick subset")
+    s.add_argument("--model", help="tile model (default: models/tiles.onnx)")
+    s.add_argument("--oracle", action="store_true", help="truth readings (tests.tracker.oracle) instead")
+    s.add_argument("--no-analyze", action="store_true", help="score the analyses there are, run none")
+    s.set_defaults(func=cmd_score)
+    args = parser.parse_args(argv)
+    return args.func(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
