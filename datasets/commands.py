@@ -66,7 +66,7 @@ def _cmd_synth(args: argparse.Namespace) -> int:
                 bar.update(n)
 
             truth = renderer.render(args.out, progress)
-        write_spec(args.out, args.log, faults, request)
+        write_spec(args.out, faults, request, log=args.log)
     except (FaultError, TilesetError, ValueError) as err:
         raise CommandError(str(err)) from None
     print(

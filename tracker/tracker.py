@@ -62,8 +62,12 @@ class TrackerConfig(BaseModel):
     tile_px_scale: float = 1.0  # detector scale: calibrated face width times this
     meld_min_confidence: float = 0.4  # below this a meld tile's code is left unknown
     retract_after: int = 4  # still reads that contradict a discard before it is retracted
-    lift_stride: int = 2  # read a moving hand that holds a drawn tile every this many frames
-    lift_votes: int = 2  # looks mid-discard that must see the drawn tile gone to call it tsumogiri
+    lift_stride: int = 1  # read a moving hand that holds a drawn tile every this many frames
+    lift_votes: int = (
+        2  # the first looks mid-discard, all of which must see the drawn tile gone for tsumogiri
+    )
+    vanished_frames: int = 60  # a river tile seen once and gone may be a call's this long after
+    dora_wait_frames: int = 90  # a new indicator waits at most this long for its kan to be read
     place_mm: float = 8.0  # a standing tile this near a remembered place stands there
     bands: ZoneBands = ZoneBands()
 
@@ -106,6 +110,9 @@ class _Kyoku:
     dora_u: list[tuple[int, float]] = field(default_factory=list)  # (edge, u) of face-up wall tiles
     started: bool = False  # start_kyoku emitted (needs the dealer: the first discard)
     round: tuple[int, int, int, int] | None = None  # wind, number, honba, riichi sticks
+    kans: int = 0  # kans read this kyoku
+    doras: int = 0  # new indicators emitted (one per kan at most)
+    dora_waiting: list[tuple[str, int]] = field(default_factory=list)  # (code, frame): its kan not read yet
     result: str | None = None  # "hora" / "ryukyoku" once seen
     ended: bool = False  # hora / ryukyoku emitted
     last_discard: tuple[int, int] | None = None  # (edge, slot index) still callable
@@ -113,9 +120,11 @@ class _Kyoku:
     after_call: int | None = None  # edge that called and must now discard without a draw
     riichi: set[int] = field(default_factory=set)
     reach_pending: int | None = None  # edge whose riichi discard awaits acceptance
-    cand_river: list[list[tuple[float, float, Counter]]] = field(
+    cand_river: list[list[tuple[float, float, Counter, bool]]] = field(
         default_factory=lambda: [[] for _ in range(4)]
     )
+    # river tiles seen once and gone before confirmed: (edge, frame, candidate)
+    vanished: list = field(default_factory=list)
     cand_meld: list[int] = field(default_factory=lambda: [0] * 4)  # new meld tiles seen in the last read
     hand_seen: list[int | None] = field(default_factory=lambda: [None] * 4)
     hand_run: list[int] = field(default_factory=lambda: [0] * 4)  # still readings in a row with that count
@@ -183,13 +192,16 @@ class TableTracker:
         return self._emit(factories, frame, t)
 
     def _watch_lift(self, image: np.ndarray, frame: int, activity: np.ndarray) -> None:
-        """While an arm moves over a hand that holds a drawn tile, read that hand now and then:
-        the moment one tile is gone tells tsumogiri (the set-apart tile left) from tedashi (it stayed)."""
+        """While an arm moves over a hand that holds a drawn tile (or the hand of the seat whose
+        draw comes next: a quick player draws and discards with no still moment between), read
+        that hand now and then: the moment one tile is gone tells tsumogiri (the set-apart tile
+        left) from tedashi (it stayed)."""
         k = self.kyoku
         if k is None or frame % self.cfg.lift_stride:
             return
+        drawing = (k.last_actor + 1) % 4 if k.last_actor is not None and k.after_call is None else None
         for e in range(4):
-            if k.armed[e] is None or activity[e] <= self.cfg.motion_threshold:
+            if (k.armed[e] is None and e != drawing) or activity[e] <= self.cfg.motion_threshold:
                 continue
             found = self._detect(image, self._hand_boxes[e])
             if not len(found):
@@ -349,9 +361,11 @@ class TableTracker:
                 self.kyoku = None
             return out
         k.hand_prev, k.hand_now = k.hand_now, self._hand_shapes(view)
-        self._read_rivers(view, k, out)
+        # melds before rivers: a caller's own discard, seen on the read that confirms its call,
+        # comes after the call in the record
         self._read_melds(view, k, out)
-        self._read_dora(view, k, out=out)
+        self._read_rivers(view, k, out)
+        self._read_dora(view, k, out=out)  # after the melds: a kan read now comes first
         self._read_hands(view, k, out)
         return out
 
@@ -401,7 +415,20 @@ class TableTracker:
             k.dora_u.append((e, u))
             k.dora.append(code)
             if not initial and out is not None and k.started:
-                out.append(lambda seat, c=code: ev.Dora(dora_marker=c))
+                k.dora_waiting.append((code, self._frame))
+        if out is not None:
+            self._flush_dora(k, out)
+
+    def _flush_dora(self, k: _Kyoku, out: list) -> None:
+        """A new indicator follows a kan: one turned before the kan is read (the kan maker's arm
+        still over its meld) waits for it, so the record keeps kan, then dora; not forever (a kan
+        the camera missed must not cost the indicator)."""
+        while k.dora_waiting and (
+            k.kans > k.doras or self._frame - k.dora_waiting[0][1] > self.cfg.dora_wait_frames
+        ):
+            code, _ = k.dora_waiting.pop(0)
+            k.doras += 1
+            out.append(lambda seat, c=code: ev.Dora(dora_marker=c))
 
     def _read_rivers(self, view: TableView, k: _Kyoku, out: list) -> None:
         for e in np.nonzero(self._trusted)[0].tolist():
@@ -440,10 +467,15 @@ class TableTracker:
                 )
                 weight = float(new.confidence[j])
                 if hit is None:
-                    waiting.append((u, v, Counter({code: weight})))
+                    waiting.append((u, v, Counter({code: weight}), bool(new.sideways[j])))
                 else:
                     hit[2][code] += weight
                     confirmed.append((j, hit[2]))
+            # a tile seen once that left before it could be confirmed: a discard called at once
+            hits = {id(c) for j, c in confirmed}
+            gone = [c for c in k.cand_river[e] if id(c[2]) not in hits]
+            k.vanished = [x for x in k.vanished if self._frame - x[1] <= self.cfg.vanished_frames]
+            k.vanished += [(e, self._frame, c) for c in gone]
             k.cand_river[e] = waiting
             if waiting:
                 self.gate.confirm(self.cfg.confirm_frames)
@@ -454,7 +486,8 @@ class TableTracker:
                 (picked.u, -np.round(picked.v / TILE_H))
             )  # rows from the player, then left to right
             for j in order.tolist():
-                self._discard(k, e, picked.select(np.array([j])), out, confirmed[j][1])
+                u, v, sideways = float(picked.u[j]), float(picked.v[j]), bool(picked.sideways[j])
+                self._discard(k, e, u, v, sideways, out, confirmed[j][1])
 
     def _review(self, k: _Kyoku, e: int, missed: list[int], seen: list[int], out: list) -> None:
         """Retract what later reads contradict: a discard whose tile left the river with no call
@@ -491,9 +524,10 @@ class TableTracker:
                     )
                 )
 
-    def _discard(self, k: _Kyoku, e: int, tile: TableView, out: list, votes: Counter) -> None:
+    def _discard(
+        self, k: _Kyoku, e: int, u: float, v: float, sideways: bool, out: list, votes: Counter
+    ) -> None:
         code = _pick_code(votes)
-        u, v, sideways = float(tile.u[0]), float(tile.v[0]), bool(tile.sideways[0])
         river = k.rivers[e]
         first = next((s for s in river), None)
         v0 = first.v if first is not None else v
@@ -527,10 +561,11 @@ class TableTracker:
             k.reach_pending = e
             out.append(lambda seat: ev.Reach(actor=seat(e)))
         slot = ev.RiverPlacement(row=row, col=col, sideways=sideways)
-        # tsumogiri: while the tile was in the air the hand showed no tile set apart any more
-        gaps = k.lift_gap[e]
-        gone = len(gaps) - sum(gaps)
-        tsumogiri = gone >= self.cfg.lift_votes and gone > 2 * sum(gaps)
+        # tsumogiri: while the tile was in the air the hand showed no tile set apart any more.
+        # Only the first looks after the lift count: once the tile has landed, a tedashi hand
+        # takes its drawn tile in and looks like a tsumogiri one
+        first = k.lift_gap[e][: self.cfg.lift_votes]
+        tsumogiri = len(first) == self.cfg.lift_votes and not any(first)
         _disarm(k, e)
         out.append(
             lambda seat, c=code, s=slot, g=tsumogiri: ev.Dahai(actor=seat(e), pai=c, tsumogiri=g, slot=s)
@@ -625,11 +660,29 @@ class TableTracker:
 
         return called
 
+    def _discard_called_at_once(self, k: _Kyoku, e: int, out: list) -> None:
+        """A call whose tile was seen in another river once and gone before it was confirmed
+        (the caller's arm was over that river at once): that tile was the discard it called."""
+        last = k.rivers[k.last_discard[0]][k.last_discard[1]].frame if k.last_discard else -1
+        gone = [x for x in k.vanished if x[0] != e and x[1] > last]
+        if not gone:
+            return
+        src, _, (u, v, votes, sideways) = gone[-1]
+        k.vanished.remove(gone[-1])
+        self._discard(k, src, u, v, sideways, out, votes)
+
     @staticmethod
     def _last_discard_gone(k: _Kyoku, e: int) -> bool:
         if k.last_discard is None or k.last_discard[0] == e:
             return False
         return k.rivers[k.last_discard[0]][k.last_discard[1]].misses >= 1
+
+    @staticmethod
+    def _own_draw(k: _Kyoku, e: int, out: list) -> None:
+        """A kan from the hand is made after a draw: the draw the camera did not see goes first."""
+        if not k.drew[e] and k.after_call != e:
+            out.append(lambda seat: ev.Tsumo(actor=seat(e), pai="?"))
+            k.pending_count[e] += 1
 
     def _kakan(self, k: _Kyoku, e: int, new: TableView, out: list) -> None:
         u = float(new.u[0])
@@ -641,8 +694,10 @@ class TableTracker:
         pon = [m.code for m in k.melds[e] if m.group == group]
         k.melds[e].append(_MeldTile(u, float(new.v[0]), code, True, True, group))
         consumed = (pon + ["?"] * 3)[:3]
+        self._own_draw(k, e, out)
         out.append(lambda seat: ev.Kakan(actor=seat(e), pai=code, consumed=consumed))
         _disarm(k, e)
+        k.kans += 1
         out.append(lambda seat: ev.Tsumo(actor=seat(e), pai="?"))
         k.after_call = e
         k.last_actor = e
@@ -675,13 +730,16 @@ class TableTracker:
             kind = visible[0] if visible else "?"
             consumed = [kind if c == "?" else c for c in codes]
             laid = ev.MeldPlacement(tiles=laid_codes, sideways=side, face_down=down)
+            self._own_draw(k, e, out)
             out.append(lambda seat: ev.Ankan(actor=seat(e), consumed=consumed, laid=laid))
             _disarm(k, e)
+            k.kans += 1
             out.append(lambda seat: ev.Tsumo(actor=seat(e), pai="?"))
             k.pending_count[e] -= 3
             k.after_call = e
             k.last_actor = e
             return False
+        self._discard_called_at_once(k, e, out)
         if k.last_discard is None:
             return False
         src_edge, src_index = k.last_discard
@@ -714,6 +772,7 @@ class TableTracker:
         )
         k.pending_count[e] -= len(consumed)
         if kind_cls is ev.Daiminkan:
+            k.kans += 1
             out.append(lambda seat: ev.Tsumo(actor=seat(e), pai="?"))
             k.pending_count[e] += 1
         k.after_call = e
@@ -796,7 +855,9 @@ class TableTracker:
             return
         k.result = "hora"
         for e, codes in winners.items():
-            ron = k.last_discard is not None and k.last_discard[0] != e and k.last_actor != e
+            # a drawn tile seen in the winner's hand (set apart, or its draw read) makes it tsumo
+            drew = k.drew[e] or k.armed[e] is not None
+            ron = k.last_discard is not None and k.last_discard[0] != e and k.last_actor != e and not drew
             if ron:
                 src_edge, src_index = k.last_discard
                 pai = _pick_code(k.rivers[src_edge][src_index].votes)

@@ -42,6 +42,9 @@ class Staging:
     riichi_sticks: set[int] = field(default_factory=set)
     # tiles picked up and in a hand's grip, not on the table: seat -> hand tile code / river index
     lifted_hand: dict[int, str] = field(default_factory=dict)
+    # seats whose lifted tile is a copy from the row although the drawn tile has the same code
+    # (a tedashi of a tile matching the draw: the drawn tile stays set apart)
+    lifted_from_row: set[int] = field(default_factory=set)
     lifted_river: set[tuple[int, int]] = field(default_factory=set)
 
 
@@ -64,7 +67,7 @@ def place_table(
             hand, drawn = list(seat.hand), seat.drawn
             lifted = staging.lifted_hand.get(s)
             if lifted is not None:
-                if drawn == lifted:
+                if drawn == lifted and s not in staging.lifted_from_row:
                     drawn = None
                 if lifted in hand:
                     hand.remove(lifted)

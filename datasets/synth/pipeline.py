@@ -82,35 +82,49 @@ def synthesize(
     renderer = prepare(events, faults, request)
     if progress is not None:
         progress(0, renderer.total_frames)
-    return renderer.render(out_dir, progress)
+    truth = renderer.render(out_dir, progress)
+    write_spec(out_dir, faults, request, events=events)
+    return truth
 
 
 SPEC_NAME = "synth.json"  # beside truth.json: what it takes to replay the clip's scene
 
 
-def write_spec(out_dir: str | Path, log: str | Path, faults: list, request: SynthRequest) -> None:
-    """Record how a clip was made (log, faults, request), so its scene can be replayed later."""
-    spec = {
-        "log": str(Path(log).resolve()),
-        "faults": [f.model_dump() for f in faults],
-        "request": request.model_dump(mode="json"),
-    }
+def write_spec(
+    out_dir: str | Path,
+    faults: list,
+    request: SynthRequest,
+    log: str | Path | None = None,
+    events: list | None = None,
+) -> None:
+    """Record how a clip was made (the log's path, or its events; faults; request), so that its
+    scene can be replayed later (``replay_renderer``)."""
+    spec: dict = {"faults": [f.model_dump() for f in faults], "request": request.model_dump(mode="json")}
+    if log is not None:
+        spec["log"] = str(Path(log).resolve())
+    else:
+        spec["events"] = [e.to_json() for e in events or []]
     Path(out_dir).mkdir(parents=True, exist_ok=True)
-    (Path(out_dir) / SPEC_NAME).write_text(json.dumps(spec, indent=1) + "\n")
+    (Path(out_dir) / SPEC_NAME).write_text(json.dumps(spec, separators=(",", ":")) + "\n")
 
 
 def replay_renderer(clip_dir: str | Path) -> ClipRenderer | None:
     """A renderer rebuilt from a clip's ``synth.json`` (None without one) for ``scene_truth``.
     A relative log path is taken from the repository root (the bundled sample's is). The faces
     are not needed to know where tiles lie, so the bundled tileset stands in for any other."""
+    from tracker.events import parse_event
     from tracker.logs import load_log
 
     path = Path(clip_dir) / SPEC_NAME
     if not path.exists():
         return None
     spec = json.loads(path.read_text())
-    log = Path(spec["log"])
-    if not log.is_absolute():
-        log = Path(__file__).resolve().parents[2] / log
+    if "events" in spec:
+        events = [parse_event(e) for e in spec["events"]]
+    else:
+        log = Path(spec["log"])
+        if not log.is_absolute():
+            log = Path(__file__).resolve().parents[2] / log
+        events = load_log(log)
     request = SynthRequest.model_validate({**spec["request"], "tileset": None})
-    return prepare(load_log(log), parse_faults(spec["faults"], str(path)), request)
+    return prepare(events, parse_faults(spec["faults"], str(path)), request)

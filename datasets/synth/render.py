@@ -151,6 +151,7 @@ class ClipRenderer:
         self.kyoku_index += 1
         self.staging = self.staged.staging_by_kyoku.get(self.kyoku_index, tl.Staging())
         self.staging.lifted_hand.clear()
+        self.staging.lifted_from_row.clear()
         self.staging.lifted_river.clear()
         self.staging.open_hands.clear()
         self.staging.hand_delta.clear()
@@ -175,6 +176,8 @@ class ClipRenderer:
                 self.wall.draw_live()
         elif e.type == "dahai":
             self.staging.lifted_hand[e.actor] = e.pai
+            if not self._from_drawn(e):
+                self.staging.lifted_from_row.add(e.actor)
         else:  # a call: the discard leaves the river
             seat, index = self.state.last_discard
             self.staging.lifted_river.add((seat, index))
@@ -187,6 +190,7 @@ class ClipRenderer:
             return
         if e.type == "dahai":
             self.staging.lifted_hand.pop(e.actor, None)
+            self.staging.lifted_from_row.discard(e.actor)
         if e.type in ("chi", "pon", "daiminkan"):
             self.staging.lifted_river.clear()
         self.state.update(e)
@@ -212,6 +216,14 @@ class ClipRenderer:
         elif e.type == "end_kyoku":
             self.staging.open_hands.clear()
 
+    def _from_drawn(self, e) -> bool:
+        """Is this discard the drawn tile? As the log says (a tedashi of a tile matching the draw
+        takes the copy from the row), unless the hand holds no other copy."""
+        if e.tsumogiri:
+            return True
+        seat = self.state.seats[e.actor]
+        return seat.drawn == e.pai and seat.hand.count(e.pai) < 2
+
     # --- positions arms reach for ------------------------------------------------------------
 
     def _targets(self, a: Action) -> tuple[np.ndarray, np.ndarray]:
@@ -232,7 +244,7 @@ class ClipRenderer:
             n = len(seat.river_present)
             row, col = layout.river_position(n)
             river_xy = np.array(to_table(s, *tl.river_slot_centre(row, col, False, 0.0)))
-            if e.tsumogiri or seat.drawn == e.pai:
+            if self._from_drawn(e):
                 return drawn_xy, river_xy
             order = tiles.sorted_codes(seat.hand)
             k = order.index(e.pai) if e.pai in order else hand_n // 2

@@ -39,11 +39,12 @@ def test_replay_matches_every_keyframe_and_knows_the_moments_between(clip, sampl
     assert standing(before[-1], seat) == standing(before[-2], seat) - 1  # lifted, not yet landed
 
 
-def test_spec_file_rebuilds_the_same_renderer(tmp_path, sample_events):
-    write_spec(tmp_path, SAMPLE_LOG, parse_faults(CLIP_FAULTS), _request())
-    replayed = replay_renderer(tmp_path)
+def test_spec_file_rebuilds_the_same_renderer(tmp_path, sample_events, clip):
     direct = prepare(sample_events, parse_faults(CLIP_FAULTS), _request())
-    assert [(a.start, a.pick, a.place) for a in replayed.actions] == [
-        (a.start, a.pick, a.place) for a in direct.actions
-    ]
+    write_spec(tmp_path, parse_faults(CLIP_FAULTS), _request(), log=SAMPLE_LOG)
+    for spec_dir in (tmp_path, clip["dir"]):  # a log's path; the events themselves (synthesize)
+        replayed = replay_renderer(spec_dir)
+        assert [(a.start, a.pick, a.place) for a in replayed.actions] == [
+            (a.start, a.pick, a.place) for a in direct.actions
+        ]
     assert replay_renderer(tmp_path / "nothing-here") is None
