@@ -42,10 +42,13 @@ class _Script:
     def __init__(self) -> None:
         self.tracker = TableTracker(CAL, detector=None, config=TrackerConfig())
         self.events: list = []
+        self.alerts: list = []
 
     def read(self, rows: list, frame: int) -> None:
         factories = self.tracker._observe(_view(rows), frame, frame / 30)
-        self.events += self.tracker._emit(factories, frame, frame / 30).events
+        result = self.tracker._emit(factories, frame, frame / 30)
+        self.events += result.events
+        self.alerts += result.alerts
 
 
 def test_first_discard_needs_two_sightings_and_names_the_dealer():
@@ -134,3 +137,123 @@ def test_a_failing_rules_checker_costs_no_event():
     s.read(_table([disc]), 3)
     assert [e.type for e in s.events] == ["start_game", "start_kyoku", "tsumo", "dahai"]
     assert any("rules checker failed" in x for x in s.tracker.state_errors)
+
+
+def _hand(edge: int, n: int, drawn: bool = False, skip: int | None = None) -> list:
+    """Standing row of ``n`` tiles (one left out at index ``skip``), the drawn tile apart."""
+    rows = [(edge, HAND, -250 + 26 * i, tl.HAND_V, "standing", False) for i in range(n) if i != skip]
+    if drawn:
+        rows.append((edge, HAND, -250 + 26 * n + 9, tl.HAND_V, "standing", False))
+    return rows
+
+
+def _walls() -> list:
+    return [row for row in _table() if row[1] != HAND]
+
+
+def _started(hands: dict[int, list] | None = None) -> _Script:
+    """Edge 0 (seat 0, the dealer) has discarded a 1m; ``hands`` replaces edges' standing rows."""
+    s = _Script()
+    first = (0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "1m", False)
+    s.read(_table(), 1)
+    s.read(_table([first]), 2)
+    s.read(_table([first]), 3)
+    assert s.tracker.seat0_edge == 0
+    return s
+
+
+def _rows(river: list, hands: dict[int, list]) -> list:
+    return _walls() + river + [r for e in range(4) for r in hands.get(e, _hand(e, 13))]
+
+
+def test_tsumogiri_is_read_from_the_hand_while_the_tile_is_in_the_air():
+    first = (0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "1m", False)
+    second = (1, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "9s", False)
+    for looks, tsumogiri in ((_hand(1, 13), True), (_hand(1, 12, drawn=True), False)):
+        s = _started()
+        k = s.tracker.kyoku
+        s.read(_rows([first], {1: _hand(1, 13, drawn=True)}), 10)  # seat 1 drew: 13 + 1 apart
+        assert k.armed[1] == 14
+        for _ in range(2):  # mid-discard looks: the row unbroken (tsumogiri) or the tile apart still
+            s.tracker._look_at_hand(k, 1, np.array([r[2] for r in looks], np.float32))
+        s.read(_rows([first, second], {}), 20)
+        s.read(_rows([first, second], {}), 21)
+        dahai = [e for e in s.events if e.type == "dahai"][-1]
+        assert (dahai.actor, dahai.pai, dahai.tsumogiri) == (1, "9s", tsumogiri)
+
+
+def test_a_look_with_a_missed_tile_is_no_tsumogiri_evidence():
+    s = _started()
+    k = s.tracker.kyoku
+    s.read(_rows([], {1: _hand(1, 13, drawn=True)}), 10)
+    # one tile fewer, but a hole in the row: the detector missed a tile, the drawn one may be there
+    for _ in range(3):
+        s.tracker._look_at_hand(k, 1, np.array([r[2] for r in _hand(1, 14, skip=5)][:13], np.float32))
+    assert k.lift_gap[1] == []
+
+
+def test_early_draw_wall_take_comes_before_the_discard_it_beat():
+    s = _started()
+    first = (0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "1m", False)
+    second = (1, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "9s", False)
+    # seat 1's discard lands while seat 2 already holds a wall tile set apart (先摸)
+    early = {2: _hand(2, 13, drawn=True)}
+    s.read(_rows([first, second], early), 20)
+    s.read(_rows([first, second], early), 21)
+    turn = [(e.type, e.actor) for e in s.events if e.type in ("tsumo", "wall_take", "dahai")][-4:]
+    assert turn == [("tsumo", 1), ("wall_take", 2), ("dahai", 1), ("tsumo", 2)]
+    # the rules checker sees the take before the discard: early_draw for seat 2
+    assert [(a.code, a.seat) for a in s.alerts] == [("early_draw", 2)]
+    s2 = _started()
+    s2.read(_rows([first, second], {}), 20)
+    s2.read(_rows([first, second], {}), 21)
+    assert not [e for e in s2.events if e.type == "wall_take"]  # a normal turn: no take read early
+
+
+def test_hand_counts_only_at_still_moments_and_a_contradiction_needs_time():
+    first = (0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "1m", False)
+    s = _started()
+    tracker = s.tracker
+
+    def counts(seat: int) -> list[int]:
+        return [e.count for e in s.events if e.type == "hand_count" and e.actor == seat]
+
+    # an arm somewhere: reads of the still edges count nothing toward a hand count
+    partial = np.array([True, True, True, False])
+    for f in range(10, 16):
+        s.events += tracker._emit(
+            tracker._observe(_view(_rows([first], {})), f, f / 30, partial), f, f / 30
+        ).events
+    assert counts(1) == []
+    for f in range(16, 19):
+        s.read(_rows([first], {}), f)
+    assert counts(1) == [13]
+    # a hole in seat 3's row (a missed tile) reports nothing; a row one short, contiguous, only
+    # once it has held for hand_contra_frames
+    for f in range(19, 30):
+        s.read(_rows([first], {3: _hand(3, 13, skip=6)}), f)
+    assert counts(3) == [13]
+    before = [13]
+    for f in range(30, 30 + TrackerConfig().hand_contra_frames, 10):
+        s.read(_rows([first], {3: _hand(3, 12)}), f)
+    assert counts(3) == before  # one off the record: not yet
+    s.read(_rows([first], {3: _hand(3, 12)}), 30 + TrackerConfig().hand_contra_frames)
+    assert counts(3) == before + [12]
+
+
+def test_start_kyoku_round_honba_and_sticks_follow_the_kyoku_before():
+    s = _started()
+    tracker = s.tracker
+    start = next(e for e in s.events if e.type == "start_kyoku")
+    assert (start.bakaze, start.kyoku, start.honba, start.kyotaku) == ("E", 1, 0, 0)
+    # E1 drawn with two riichi sticks out, the dealer keeps the deal: E1 1 honba, 2 sticks
+    tracker.last_round = (0, 1, 0, 0, True, 2)
+    assert tracker._next_round(0) == (0, 1, 1, 2)
+    # seat 1's win after a dealer's draw passes the deal: E2, the honba counts on (a draw)
+    tracker.last_round = (0, 1, 1, 2, False, 0)
+    assert tracker._next_round(1) == (0, 2, 0, 0)
+    tracker.last_round = (0, 1, 1, 2, True, 0)
+    assert tracker._next_round(1) == (0, 2, 2, 2)
+    # the deal goes from seat 3 back to seat 0: South 1
+    tracker.last_round = (0, 4, 0, 0, False, 0)
+    assert tracker._next_round(0) == (1, 1, 0, 0)
