@@ -9,16 +9,29 @@ it. Reported once per seat and kyoku (a shifted river would otherwise alert at e
 
 A slot further along or further back than the record's count of tiles in that river is not
 reported: from a camera that is what a discard it missed, or one it saw twice, looks like, and
-a gap in a river cannot be told from a missed discard. A seventh tile in a row can.
+a gap in a river cannot be told from a missed discard. A seventh tile in a row can, when the
+record agrees that its row was full and the next empty, and the discard is not a doubled reading
+(the same seat's second discard with no other play between).
 """
 
 from __future__ import annotations
 
-from rules_check.situation import Finding, Situation
+from rules_check.situation import PLAY, Finding, Situation
 from tracker.table import layout
 
 CODE = "river_layout"
 ARTICLES = {"mleague": "M-League ch.3 §10", "riichi": "004 六.6.2", "mcr": "003 行牌规定 四"}
+
+
+def _row_full(situation: Situation, event, row: int) -> bool:
+    """The record agrees the tile came when its row was full and the next still empty (as with a
+    seventh tile laid there), and the discard is no doubled reading: a seat's second discard with
+    no other seat's play between is the camera seeing one discard twice."""
+    seat = situation.table.seats[event.actor]
+    if len(seat.river_present) != layout.RIVER_ROW * (row + 1):
+        return False
+    last = next((e for e in reversed(situation.history) if e.type in PLAY and e.type != "tsumo"), None)
+    return not (last is not None and last.type == "dahai" and last.actor == event.actor)
 
 
 def check(event, situation: Situation) -> list[Finding]:
@@ -28,7 +41,7 @@ def check(event, situation: Situation) -> list[Finding]:
     slot = event.slot
     out = []
     where = situation.article(ARTICLES)
-    if slot.col >= layout.RIVER_ROW:
+    if slot.col >= layout.RIVER_ROW and _row_full(situation, event, slot.row):
         out.append(
             Finding(
                 CODE,

@@ -85,3 +85,16 @@ def test_a_shifted_slot_is_what_a_missed_discard_looks_like_and_is_not_reported(
     # record's count, which a gap in the river or a discard it never saw would both explain
     assert found(feed(rounds([(0, 0, False), (0, 2, False), (0, 3, False)]))) == []
     assert found(feed(rounds([(0, 0, False), (0, 1, False), (0, 1, False)]))) == []
+
+
+def test_a_seventh_column_the_record_cannot_explain_is_not_judged():
+    # the camera saw a seventh tile in a row the record holds five tiles of, or one discard
+    # twice (the same seat's second discard with no play between): a misreading of the river
+    slots = [(0, c, False) for c in range(5)] + [(0, 6, False)]
+    assert found(feed(rounds(slots))) == []
+    twice = rounds([(0, c, False) for c in range(6)])
+    twice += [ev.Tsumo(actor=3, pai="N")]
+    twice += [
+        ev.Dahai(actor=3, pai="N", tsumogiri=True, slot=ev.RiverPlacement(row=0, col=6, sideways=False))
+    ]
+    assert found(feed(twice)) == []
