@@ -43,15 +43,14 @@ def _framed(events: list) -> list:
 
 def test_alerts_are_classified_staged_consequence_and_false():
     # seat 1 reaches for the wall while seat 0 has not discarded (staged 先摸), later declares
-    # riichi with its dead hand (a consequence); seat 2 lays a seventh tile in a row (not staged)
+    # riichi with its dead hand (a consequence); seat 3 reaches early too (not staged: false)
     record = start() + [ev.Tsumo(actor=0, pai="N"), ev.Dahai(actor=0, pai="N", tsumogiri=True)]
     record += [ev.Tsumo(actor=1, pai="P"), ev.Reach(actor=1), ev.Dahai(actor=1, pai="P", tsumogiri=True)]
     record += [ev.ReachAccepted(actor=1)]
     seen = start() + [ev.Tsumo(actor=0, pai="N"), ev.WallTake(actor=1)]
     seen += [ev.Dahai(actor=0, pai="N", tsumogiri=True)]
     seen += [ev.Tsumo(actor=1, pai="P"), ev.Reach(actor=1), ev.Dahai(actor=1, pai="P", tsumogiri=True)]
-    seen += [ev.ReachAccepted(actor=1), ev.Tsumo(actor=2, pai="P")]
-    seen += [ev.Dahai(actor=2, pai="P", tsumogiri=True, slot=ev.RiverPlacement(row=0, col=6, sideways=False))]
+    seen += [ev.ReachAccepted(actor=1), ev.Tsumo(actor=2, pai="P"), ev.WallTake(actor=3)]
     seen = _framed(seen)
     truth = {
         "fps": 30.0,
@@ -67,13 +66,13 @@ def test_alerts_are_classified_staged_consequence_and_false():
     assert kinds == [
         ("early_draw", 1, "staged"),
         ("illegal_call", 1, "consequence"),
-        ("river_layout", 2, "false"),
+        ("early_draw", 3, "false"),
     ]
     assert [(s["code"], s["found"]) for s in scored["staged"]] == [("early_draw", True), ("kuikae", False)]
     assert scored["staged"][0]["latency_s"] == 0.0  # raised on the take itself
     totals = alert_totals([{"hanchan": False, "clean": False, "alerts": scored}])
     assert totals["per_code"]["early_draw"]["recall"] == 1.0
+    assert totals["per_code"]["early_draw"]["precision"] == 0.5
     assert totals["per_code"]["kuikae"]["recall"] == 0.0
-    assert totals["per_code"]["river_layout"]["precision"] == 0.0
     assert totals["per_code"]["illegal_call"]["precision"] is None  # only a consequence
     assert (totals["staged"], totals["found"], totals["false"], totals["consequences"]) == (2, 1, 1, 1)
