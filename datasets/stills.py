@@ -57,6 +57,14 @@ def random_moment(games: list[list], rng: np.random.Generator) -> tuple[TableSta
     return state, wall
 
 
+def _deal_bonus_tiles(state: TableState, rng: np.random.Generator) -> None:
+    """Put 1-8 distinct flowers/seasons beside random seats' hands, as an MCR table shows them
+    (the bundled logs are riichi games, which have none)."""
+    codes = rng.permutation(tiles.BONUS)[: int(rng.integers(1, len(tiles.BONUS) + 1))]
+    for code in codes:
+        state.seats[int(rng.integers(4))].flowers.append(str(code))
+
+
 def _camera_for(tile_px: float, size: int, look_at: np.ndarray, yaw: float, tilt: float) -> CameraModel:
     view = tl.TILE_W * size / tile_px  # mm the image height spans
     preset = CameraPreset(
@@ -85,13 +93,15 @@ class StillMaker:
         self.rng = np.random.default_rng(seed)
         self.tile_px = tile_px
         self.max_hidden = max_hidden
-        self._felts: dict[int, np.ndarray] = {}
+        self._felts: dict[int, tuple[np.ndarray, np.ndarray]] = {}
 
     def make(self) -> tuple[np.ndarray, list[dict]]:
         rng = self.rng
         style = random_style(rng)
         tileset = self.tilesets[int(rng.integers(len(self.tilesets)))]
         state, wall = random_moment(self.games, rng)
+        if tileset.has(tiles.BONUS[0]) and rng.random() < 0.6:
+            _deal_bonus_tiles(state, rng)
         tile_px = float(np.exp(rng.uniform(np.log(self.tile_px[0]), np.log(self.tile_px[1]))))
         yaw = float(rng.choice([0, 90, 180, 270]) + rng.normal(0, 6))
         # aim at a river or meld area most of the time: that is where the faces are
@@ -108,41 +118,46 @@ class StillMaker:
         # a few canvas resolutions only, so cached felts are reused
         scale = next((v for v in (1.0, 1.5, 2.0, 3.0) if v >= 1.4 * tile_px / tl.TILE_W), 4.0)
         canvas = Canvas(scale, CANVAS_HALF)
-        felt = self._felt(canvas, style, rng)
-        img = felt.copy()
+        img = self._felt(canvas, style, rng)
         placed = tl.place_table(state, wall, tl.Staging(), rng, style.jitter)
         tops = paint_tiles(img, canvas, placed, tileset, style, cam)
-        arm_mask = np.zeros(img.shape[:2], np.uint8)
-        for _ in range(int(rng.choice([0, 1, 1, 2]))):
-            seat = int(rng.integers(4))
+        arms = int(rng.choice([0, 1, 1, 2]))
+        bare = img.copy() if arms else None
+        for _ in range(arms):
             target = look + rng.normal(0, 120, 2)
-            before = img.copy()
-            draw_arm(img, canvas, cam, seat, target, style)
-            arm_mask |= (np.abs(img.astype(np.int16) - before).max(2) > 12).astype(np.uint8)
+            draw_arm(img, canvas, cam, int(rng.integers(4)), target, style)
         h_px = cam.homography_felt_to_ideal()
         to_canvas = np.array([[1 / scale, 0, -CANVAS_HALF], [0, 1 / scale, -CANVAS_HALF], [0, 0, 1]])
         warp = h_px @ to_canvas
-        out = cv2.warpPerspective(
-            img,
-            warp,
-            (self.size, self.size),
-            flags=cv2.INTER_AREA if scale > 2 else cv2.INTER_LINEAR,
-            borderMode=cv2.BORDER_REPLICATE,
-        )
-        hidden = cv2.warpPerspective(arm_mask * 255, warp, (self.size, self.size), flags=cv2.INTER_NEAREST)
+
+        def view(canvas_img: np.ndarray) -> np.ndarray:
+            return cv2.warpPerspective(
+                canvas_img,
+                warp,
+                (self.size, self.size),
+                flags=cv2.INTER_AREA if scale > 2 else cv2.INTER_LINEAR,
+                borderMode=cv2.BORDER_REPLICATE,
+            )
+
+        out = view(img)
+        # where the arms changed the picture, compared in the (small) output view, not the canvas
+        hidden = np.zeros((self.size, self.size), np.uint8)
+        if bare is not None:
+            hidden[cv2.absdiff(out, view(bare)).max(2) > 12] = 255
         out = self._camera_look(out, style, rng)
-        return out, self._labels(placed, tops, cam, hidden)
+        return out, self._labels(placed, tops, cam, hidden, tileset)
 
     def _felt(self, canvas: Canvas, style, rng) -> np.ndarray:
+        # a new cloth is costly (whole-table canvases reach 4480 px): redraw one now and then
         key = canvas.size
-        if key not in self._felts or rng.random() < 0.2:
-            self._felts[key] = felt_image(canvas, style, rng)
-        felt = self._felts[key].astype(np.float32)
-        # recolour the cached cloth to this still's felt: keep its texture, change its hue
-        base = felt.reshape(-1, 3).mean(0)
-        return np.clip(felt * (np.array(style.felt, np.float32) / np.maximum(base, 1)), 0, 255).astype(
-            np.uint8
-        )
+        if key not in self._felts or rng.random() < 0.05:
+            cloth = felt_image(canvas, style, rng)
+            self._felts[key] = (cloth, cloth.reshape(-1, 3).mean(0))
+        cloth, base = self._felts[key]
+        # recolour the cached cloth to this still's felt: keep its texture, change its hue (one
+        # saturating pass)
+        gain = np.asarray(style.felt, np.float64) / np.maximum(base, 1)
+        return cv2.multiply(cloth, (*gain, 0.0))
 
     def _camera_look(self, img: np.ndarray, style, rng) -> np.ndarray:
         n = self.size
@@ -158,7 +173,9 @@ class StillMaker:
         ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, quality])
         return cv2.imdecode(buf, cv2.IMREAD_COLOR)
 
-    def _labels(self, placed, tops: np.ndarray, cam: CameraModel, hidden: np.ndarray) -> list[dict]:
+    def _labels(
+        self, placed, tops: np.ndarray, cam: CameraModel, hidden: np.ndarray, tileset: Tileset
+    ) -> list[dict]:
         labels = []
         n = self.size
         corners = tops.reshape(-1, 2)
@@ -180,6 +197,8 @@ class StillMaker:
                 continue
             look = placed.look[i]
             visible = "standing" if look == STANDING else "back" if look == FACE_DOWN else code
+            if visible in tiles.RED_FIVES and tileset.faces[visible] is tileset.faces[visible[:2]]:
+                visible = visible[:2]  # art without red fives draws the plain five: label what is seen
             if visible == "?" or visible not in tiles.MODEL_CLASSES:
                 continue
             labels.append(
@@ -197,12 +216,20 @@ class StillMaker:
 
 
 def write_coco(
-    maker: StillMaker, count: int, out_dir: str | Path, progress: Callable[[int], None] | None = None
+    maker: StillMaker,
+    count: int,
+    out_dir: str | Path,
+    progress: Callable[[int], None] | None = None,
+    flush_every: int = 25,
 ) -> dict:
-    """``count`` stills as ``images/NNNNNN.jpg`` plus ``annotations.json`` (COCO, with a ``classes`` list)."""
+    """``count`` stills as ``images/NNNNNN.jpg`` plus ``annotations.json`` (COCO, with a ``classes`` list).
+
+    ``annotations.json`` is rewritten every ``flush_every`` stills (atomically), so a long run that is
+    cut short, or read while it runs, leaves a consistent labelled set of the stills so far."""
     out_dir = Path(out_dir)
     (out_dir / "images").mkdir(parents=True, exist_ok=True)
     images, annotations = [], []
+    coco = {}
     for k in range(count):
         img, labels = maker.make()
         name = f"images/{k:06d}.jpg"
@@ -223,6 +250,12 @@ def write_coco(
             )
         if progress is not None:
             progress(1)
+        if (k + 1) % flush_every == 0 or k + 1 == count:
+            coco = _write_annotations(out_dir, maker, images, annotations)
+    return coco
+
+
+def _write_annotations(out_dir: Path, maker: StillMaker, images: list, annotations: list) -> dict:
     coco = {
         "info": {
             "description": "mjmon rendered training stills",
@@ -233,5 +266,7 @@ def write_coco(
         "categories": [{"id": i, "name": c} for i, c in enumerate(tiles.MODEL_CLASSES)],
         "classes": list(tiles.MODEL_CLASSES),
     }
-    (out_dir / "annotations.json").write_text(json.dumps(coco, separators=(",", ":")))
+    partial = out_dir / "annotations.json.part"
+    partial.write_text(json.dumps(coco, separators=(",", ":")))
+    partial.replace(out_dir / "annotations.json")
     return coco

@@ -141,9 +141,9 @@ def _image_size(path: Path) -> tuple[int, int]:
 
 
 def load_coco(json_path: str | Path) -> list[Sample]:
-    """COCO json as the renderer writes it: ``images``, ``annotations`` (bbox x y w h,
+    """COCO json as ``mjmon stills`` writes it: ``images``, ``annotations`` (bbox x y w h,
     ``category_id`` = MODEL_CLASSES id unless a ``classes`` list of codes says otherwise, optional
-    ``angle`` and ``face_up``)."""
+    ``angle`` in degrees, rounded here to the nearest quarter turn, and ``face_up``)."""
     json_path = Path(json_path)
     doc = json.loads(json_path.read_text())
     if "classes" in doc:
@@ -159,7 +159,7 @@ def load_coco(json_path: str | Path) -> list[Sample]:
         boxes = np.asarray([a["bbox"] for a in anns], dtype=np.float32).reshape(-1, 4)
         boxes[:, 2:] += boxes[:, :2]
         cls = np.asarray([to_model[a["category_id"]] for a in anns], dtype=np.int64)
-        angles = np.asarray([int(a.get("angle", -1)) for a in anns], dtype=np.int64)
+        angles = _nearest_quarter(np.asarray([a.get("angle", -1) for a in anns], dtype=np.float64))
         face_up = np.asarray(
             [bool(a.get("face_up", c not in _FACE_DOWN)) for a, c in zip(anns, cls)], dtype=bool
         )
@@ -178,10 +178,20 @@ def load_coco(json_path: str | Path) -> list[Sample]:
     return samples
 
 
+def _nearest_quarter(angles: np.ndarray) -> np.ndarray:
+    """Degrees (the renderer's are continuous) to the nearest of 0/90/180/270; negative: unknown, -1."""
+    quarter = (np.round(angles / 90).astype(np.int64) % 4) * 90
+    return np.where(angles >= 0, quarter, -1).astype(np.int64)
+
+
 def load_any(spec: str | Path) -> list[Sample]:
-    """A COCO ``.json`` file or a YOLO folder."""
+    """A COCO ``.json`` file, a ``mjmon stills`` folder (``annotations.json``) or a YOLO folder."""
     spec = Path(spec)
-    return load_coco(spec) if spec.suffix == ".json" else load_yolo(spec)
+    if spec.suffix == ".json":
+        return load_coco(spec)
+    if (spec / "annotations.json").is_file():
+        return load_coco(spec / "annotations.json")
+    return load_yolo(spec)
 
 
 def split(samples: list[Sample], fraction: float = 0.15) -> tuple[list[Sample], list[Sample]]:

@@ -4,9 +4,12 @@
         --data /work/shared/data/real/chinese/train --art /work/shared/tileart/fluffystuff \
         --art /work/shared/tileart/kmahjongg-default --minutes 90 --out /tmp/tilenet
 
-``--data`` takes YOLO folders (with meta.json) or COCO json files (the renderer's stills); photos whose
-source is held out (``models.data.split``) are never used. Training runs for a wall-clock budget
-with a cosine learning rate over that budget; every ``--ckpt-every`` steps it writes
+``--data`` takes YOLO folders (with meta.json), ``mjmon stills`` output folders or COCO json files;
+``PATH@N`` draws that set N times as often. Photos whose source is held out (``models.data.split``)
+are never used. YOLO photos are read into memory once; stills (thousands) are read per crop.
+``--init`` warm-starts the net's weights from a checkpoint (fresh optimiser and schedule);
+``--resume`` continues a run (weights, optimiser, step and time spent). Training runs for a
+wall-clock budget with a cosine learning rate over that budget; every ``--ckpt-every`` steps it writes
 ``OUT/last.pt`` and ``OUT/tiles.onnx``, so a model can be taken mid-way.
 """
 
@@ -23,7 +26,8 @@ from torch.nn import functional as F
 
 from models.augment import ArtBank, paste_crop, real_crop, targets
 from models.data import load_any, split
-from models.net import OUTPUT_NAMES, Exported, TileNet, split_heads
+from models.export import export_onnx
+from models.net import TileNet, split_heads
 
 
 def focal_heat_loss(logit: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
@@ -55,20 +59,62 @@ def losses(raw: torch.Tensor, t: dict[str, torch.Tensor]) -> dict[str, torch.Ten
 WEIGHTS = {"heat": 1.0, "cls": 1.0, "size": 0.5, "offset": 0.5, "orient": 0.5}
 
 
-def export_onnx(net: TileNet, path: Path) -> None:
-    net.eval()
-    dummy = torch.zeros(1, 3, 256, 256)
-    torch.onnx.export(
-        Exported(net),
-        dummy,
-        str(path),
-        input_names=["image"],
-        output_names=list(OUTPUT_NAMES),
-        dynamic_axes={"image": {2: "h", 3: "w"}, **{n: {2: "gh", 3: "gw"} for n in OUTPUT_NAMES}},
-        opset_version=17,
-        dynamo=False,
-    )
-    net.train()
+class TrainingSet:
+    """The weighted training images. YOLO photo sets are read into memory once; ``mjmon stills``
+    folders (thousands of images) are read per crop and re-listed by ``refresh`` when their
+    ``annotations.json`` has grown, so training can start while the stills are still being made."""
+
+    def __init__(self, specs: list[str]) -> None:
+        self.parts = []
+        for spec in specs:
+            path, _, weight = spec.partition("@")  # PATH@N: draw this set's images N times as often
+            self.parts.append(self._load(Path(path), int(weight or 1)))
+        self._index()
+
+    @staticmethod
+    def _load(path: Path, weight: int) -> dict:
+        labels = path if path.suffix == ".json" else path / "annotations.json"
+        lazy = labels.is_file()
+        train, held = split(load_any(path))
+        print(f"{path}: {len(train)} train images (x{weight}), {len(held)} held out", flush=True)
+        return {
+            "path": path,
+            "weight": weight,
+            "stamp": labels.stat().st_mtime if lazy else None,
+            "samples": train,
+            "images": [None] * len(train) if lazy else [s.load_image() for s in train],
+        }
+
+    def refresh(self) -> bool:
+        grown = False
+        for k, part in enumerate(self.parts):
+            if part["stamp"] is None:
+                continue
+            labels = part["path"] if part["path"].suffix == ".json" else part["path"] / "annotations.json"
+            if labels.stat().st_mtime != part["stamp"]:
+                self.parts[k] = self._load(part["path"], part["weight"])
+                grown = True
+        if grown:
+            self._index()
+        return grown
+
+    def _index(self) -> None:
+        self.samples = [s for p in self.parts for s in p["samples"] * p["weight"]]
+        self.images = [i for p in self.parts for i in p["images"] * p["weight"]]
+        self.with_tiles = [i for i, s in enumerate(self.samples) if len(s.classes)]
+        self.backgrounds = [
+            img for img, s in zip(self.images, self.samples) if img is not None and not len(s.classes)
+        ]
+
+    def describe(self) -> str:
+        return ", ".join(f"{p['path'].name} {len(p['samples'])}x{p['weight']}" for p in self.parts)
+
+    def crop(self, size: int, rng: np.random.Generator):
+        """A training crop of a random image (7 % drawn from all images, tile-free ones included)."""
+        pool = self.with_tiles if rng.random() < 0.93 else range(len(self.samples))
+        i = pool[int(rng.integers(len(pool)))]
+        image = self.images[i] if self.images[i] is not None else self.samples[i].load_image()
+        return real_crop(image, self.samples[i], size, rng)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -90,6 +136,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--ckpt-every", type=int, default=100)
     ap.add_argument("--resume", type=Path)
+    ap.add_argument("--init", type=Path, help="checkpoint whose net weights start this run")
+    ap.add_argument("--refresh-every", type=int, default=200, help="steps between re-reads of growing stills")
     args = ap.parse_args(argv)
 
     torch.set_num_threads(args.threads)
@@ -97,21 +145,14 @@ def main(argv: list[str] | None = None) -> int:
     rng = np.random.default_rng(args.seed)
     args.out.mkdir(parents=True, exist_ok=True)
 
-    samples, images = [], []
-    for spec in args.data:
-        path, _, weight = spec.partition("@")  # PATH@N: draw this set's images N times as often
-        train, held = split(load_any(path))
-        loaded = [s.load_image() for s in train]
-        samples += train * int(weight or 1)
-        images += loaded * int(weight or 1)
-        print(f"{path}: {len(train)} train images (x{weight or 1}), {len(held)} held out", flush=True)
-    with_tiles = [i for i, s in enumerate(samples) if len(s.classes)]
-    backgrounds = [img for img, s in zip(images, samples) if not len(s.classes)]
+    data = TrainingSet(args.data)
     bank = ArtBank([Path(a) for a in args.art]) if args.art else None
 
     net = TileNet()
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)
     step, spent = 0, 0.0
+    if args.init:
+        net.load_state_dict(torch.load(args.init, weights_only=False)["net"])
     if args.resume:
         state = torch.load(args.resume, weights_only=False)
         net.load_state_dict(state["net"])
@@ -128,14 +169,9 @@ def main(argv: list[str] | None = None) -> int:
         crops = []
         for _ in range(args.batch):
             if bank is not None and rng.random() < args.paste:
-                crops.append(paste_crop(bank, args.crop, rng, backgrounds))
+                crops.append(paste_crop(bank, args.crop, rng, data.backgrounds))
             else:
-                i = (
-                    with_tiles[rng.integers(len(with_tiles))]
-                    if rng.random() < 0.93
-                    else rng.integers(len(samples))
-                )
-                crops.append(real_crop(images[i], samples[i], args.crop, rng))
+                crops.append(data.crop(args.crop, rng))
         maps = [targets(c) for c in crops]
         x = torch.from_numpy(np.stack([c.image for c in crops])).permute(0, 3, 1, 2).float() / 255
         t = {k: torch.from_numpy(np.stack([m[k] for m in maps])) for k in maps[0]}
@@ -146,7 +182,7 @@ def main(argv: list[str] | None = None) -> int:
         opt.step()
         step += 1
         for k, v in parts.items():
-            running[k] = 0.98 * running.get(k, float(v)) + 0.02 * float(v)
+            running[k] = 0.98 * running.get(k, v.item()) + 0.02 * v.item()
         if step % 20 == 0:
             line = json.dumps(
                 {"step": step, "s": round(elapsed), "lr": round(lr, 5)}
@@ -155,6 +191,8 @@ def main(argv: list[str] | None = None) -> int:
             print(line, flush=True)
             log.write(line + "\n")
             log.flush()
+        if step % args.refresh_every == 0 and data.refresh():
+            print(f"step {step}: stills grew, now {data.describe()}", flush=True)
         if step % args.ckpt_every == 0:
             save(net, opt, step, time.monotonic() - start, args.out)
     save(net, opt, step, time.monotonic() - start, args.out)

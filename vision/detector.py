@@ -54,31 +54,37 @@ class TileDetector:
             first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
             raise ModelError(f"cannot load model {self.model_path}: {first}") from None
         self.input_name = self.session.get_inputs()[0].name
+        # models exported before the logits outputs return softmaxed maps named ``cls``
+        self.class_logits = "cls_logits" in {o.name for o in self.session.get_outputs()}
 
     def prepare(self, image: np.ndarray, tile_px: float) -> tuple[np.ndarray, float]:
-        """(H, W, 3) uint8 BGR -> ((1, 3, H', W') float32 input padded to a multiple of 8, scale)."""
-        if image.ndim != 3 or image.shape[2] != 3:
-            raise ValueError(f"expected an (H, W, 3) BGR image, got shape {image.shape}")
-        tile_px = float(np.clip(tile_px, MIN_TILE_PX, MAX_TILE_PX))
-        scale = NATIVE_TILE_PX / tile_px
-        h, w = image.shape[:2]
-        nw, nh = max(8, round(w * scale)), max(8, round(h * scale))
-        interp = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
-        resized = cv2.resize(image, (nw, nh), interpolation=interp)
-        ph, pw = -nh % 8, -nw % 8
-        if ph or pw:
-            resized = cv2.copyMakeBorder(resized, 0, ph, 0, pw, cv2.BORDER_CONSTANT, value=(128, 128, 128))
-        x = resized.transpose(2, 0, 1)[None].astype(np.float32) * np.float32(1 / 255)
-        return x, nw / w
+        return net_input(image, tile_px)
 
     def detect(self, image: np.ndarray, tile_px: float) -> TileDetections:
         """Tiles in an (H, W, 3) uint8 BGR image whose tiles are about ``tile_px`` px wide."""
         x, scale = self.prepare(image, tile_px)
         peaks, cls, size, offset, orient = self.session.run(None, {self.input_name: x})
-        found = decode(peaks[0, 0], cls[0], size[0], offset[0], orient[0], self.threshold)
+        found = decode(peaks[0, 0], cls[0], size[0], offset[0], orient[0], self.threshold, self.class_logits)
         h, w = image.shape[:2]
         boxes = np.clip(found.boxes / np.float32(scale), 0, [w, h, w, h]).astype(np.float32)
         return TileDetections(boxes, found.class_ids, found.angles, found.face_up, found.confidence)
+
+
+def net_input(image: np.ndarray, tile_px: float) -> tuple[np.ndarray, float]:
+    """(H, W, 3) uint8 BGR -> ((1, 3, H', W') float32 input padded to a multiple of 8, scale)."""
+    if image.ndim != 3 or image.shape[2] != 3:
+        raise ValueError(f"expected an (H, W, 3) BGR image, got shape {image.shape}")
+    tile_px = float(np.clip(tile_px, MIN_TILE_PX, MAX_TILE_PX))
+    scale = NATIVE_TILE_PX / tile_px
+    h, w = image.shape[:2]
+    nw, nh = max(8, round(w * scale)), max(8, round(h * scale))
+    interp = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
+    resized = cv2.resize(image, (nw, nh), interpolation=interp)
+    ph, pw = -nh % 8, -nw % 8
+    if ph or pw:
+        resized = cv2.copyMakeBorder(resized, 0, ph, 0, pw, cv2.BORDER_CONSTANT, value=(128, 128, 128))
+    x = cv2.dnn.blobFromImage(resized, 1 / 255)  # (1, 3, H', W') float32, one C++ pass
+    return x, nw / w
 
 
 def decode(
@@ -88,17 +94,22 @@ def decode(
     offset: np.ndarray,
     orient: np.ndarray,
     threshold: float,
+    class_logits: bool = True,
 ) -> TileDetections:
     """Net maps of one image -> TileDetections in net-input px.
 
-    ``peaks`` (h, w) local-maximum scores, ``cls`` (C, h, w), ``size`` (2, h, w) px, ``offset``
-    (2, h, w) in cells, ``orient`` (4, h, w).
+    ``peaks`` (h, w) local-maximum scores, ``cls`` (C, h, w) logits (probabilities when
+    ``class_logits`` is false), ``size`` (2, h, w) px, ``offset`` (2, h, w) in cells, ``orient``
+    (4, h, w) logits or probabilities (only the argmax is used).
     """
     ys, xs = np.nonzero(peaks > threshold)
     if not len(ys):
         return TileDetections.empty()
     score = peaks[ys, xs]
     probs = cls[:, ys, xs]  # (C, K)
+    if class_logits:  # softmax over the peak cells only
+        probs = np.exp(probs - probs.max(axis=0))
+        probs /= probs.sum(axis=0)
     ids = probs.argmax(axis=0)
     cx = (xs + offset[0, ys, xs]) * STRIDE
     cy = (ys + offset[1, ys, xs]) * STRIDE

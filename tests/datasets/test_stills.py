@@ -38,3 +38,21 @@ def test_tile_sizes_span_the_range(sample_events):
         boxes = [lab["box"] for lab in labels if lab["zone"] == "river"]
         widths += [min(b[2] - b[0], b[3] - b[1]) for b in boxes]
     assert min(widths) < 20 and max(widths) > 40
+
+
+def test_art_without_red_fives_labels_plain_fives_and_bonus_art_shows_flowers(tmp_path, sample_events):
+    art = tmp_path / "art"
+    art.mkdir()
+    for png in load_tileset(None).directory.glob("*.png"):
+        if png.stem not in tiles.RED_FIVES:
+            (art / png.name).write_bytes(png.read_bytes())
+    maker = StillMaker([sample_events], [load_tileset(art)], size=320, seed=2, tile_px=(14, 30))
+    codes = [lab["code"] for _ in range(25) for lab in maker.make()[1]]
+    assert not set(codes) & set(tiles.RED_FIVES)  # drawn as plain fives, so labelled as such
+    assert set(codes) & set(tiles.BONUS)
+
+
+def test_red_fives_keep_their_label_with_red_art(sample_events):
+    maker = StillMaker([sample_events], [load_tileset(None)], size=320, seed=2, tile_px=(14, 30))
+    codes = [lab["code"] for _ in range(40) for lab in maker.make()[1]]
+    assert set(codes) & set(tiles.RED_FIVES)

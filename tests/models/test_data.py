@@ -4,8 +4,11 @@ import cv2
 import numpy as np
 import pytest
 
-from models.data import is_held_out, load_coco, load_yolo, source_of, split
-from tests.conftest import SHARED
+from datasets.stills import StillMaker, write_coco
+from datasets.tileset import load_tileset
+from models.data import is_held_out, load_any, load_coco, load_yolo, source_of, split
+from tests.conftest import SAMPLE_LOG, SHARED
+from tracker.logs import load_log
 from tracker.tiles import class_id
 
 
@@ -46,6 +49,29 @@ def test_coco_with_angles_and_codes(tmp_path):
     assert s.classes.tolist() == [class_id("back"), class_id("5pr")]
     assert s.boxes.tolist() == [[1, 2, 11, 16], [20, 2, 30, 16]]
     assert s.angles.tolist() == [90, 0] and s.face_up.tolist() == [False, True]
+
+
+def test_renderer_angles_round_to_quarter_turns(tmp_path):
+    anns = [
+        {"image_id": 0, "bbox": [0, 0, 5, 5], "category_id": 1, "angle": a}
+        for a in (358.4, 44.0, 46.0, 271.0)
+    ]
+    doc = {"images": [{"id": 0, "file_name": "f.png"}], "annotations": anns}
+    (tmp_path / "a.json").write_text(json.dumps(doc))
+    (s,) = load_coco(tmp_path / "a.json")
+    assert s.angles.tolist() == [0, 0, 90, 270]
+
+
+def test_mjmon_stills_folder_loads_as_training_data(tmp_path):
+    maker = StillMaker([load_log(SAMPLE_LOG)], [load_tileset(None)], size=256, seed=3, tile_px=(18, 30))
+    coco = write_coco(maker, 3, tmp_path)
+    samples = load_any(tmp_path)
+    assert len(samples) == 3 and sum(len(s.classes) for s in samples) == len(coco["annotations"])
+    first = [a for a in coco["annotations"] if a["image_id"] == 0]
+    assert samples[0].classes.tolist() == [a["category_id"] for a in first]
+    assert samples[0].angles.tolist() == [round(a["angle"] / 90) % 4 * 90 for a in first]
+    assert samples[0].face_up.tolist() == [a["face_up"] for a in first]
+    assert samples[0].load_image().shape == (256, 256, 3)
 
 
 def test_split_never_straddles_a_source():

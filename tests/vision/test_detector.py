@@ -25,7 +25,7 @@ def test_decode_gathers_each_peak():
     cls[class_id("back"), 10, 2] = 0.8
     orient[:, 10, 2] = [0, 0, 0, 1]
     size[:, 10, 2] = [27.0, 20.0]
-    det = decode(peaks, cls, size, offset, orient, threshold=0.3)
+    det = decode(peaks, cls, size, offset, orient, threshold=0.3, class_logits=False)
     assert sorted(det.codes.tolist()) == ["5sr", "back"]
     back = det[det.codes == "back"]
     cx, cy = (2 + 0.5) * STRIDE, (10 + 0.5) * STRIDE
@@ -33,6 +33,15 @@ def test_decode_gathers_each_peak():
     assert back.angles.tolist() == [270]
     assert back.face_up.tolist() == [False]
     assert det[det.codes == "5sr"].confidence[0] == pytest.approx(0.9 * 0.95)
+
+
+def test_decode_softmaxes_class_logits_at_the_peaks_only():
+    peaks, cls, size, offset, orient = _maps()
+    cls[:] = 0.0
+    peaks[4, 4] = 0.8
+    cls[class_id("P"), 4, 4] = np.log(3 * (NUM_CLASSES - 1))  # probability 3/4 after the softmax
+    (conf,) = decode(peaks, cls, size, offset, orient, threshold=0.3).confidence
+    assert conf == pytest.approx(0.8 * 0.75, rel=1e-5)
 
 
 def test_decode_nothing():

@@ -1,0 +1,87 @@
+"""Static int8 quantization of the exported tile net (onnxruntime QDQ, calibrated on training images).
+
+    python -m models.quantize models/tiles-fp32.onnx models/tiles.onnx \
+        --data ../shared/data/real/riichi-jp/train --data /tmp/stills [--count 96]
+
+Calibration images come from the training side of ``models.data.split`` only, rescaled exactly as
+``TileDetector`` rescales them (tiles ``NATIVE_TILE_PX`` wide) and cut to 384 x 384. Convolutions
+are quantized (weights int8 per channel, activations uint8); the 1x1 head stays float so the class
+and size logits keep their precision. Measure the accuracy cost with ``models.evaluate`` and
+``models.evaluate_rendered`` before committing a quantized model.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+CALIBRATION_SIDE = 384
+FLOAT_NODES = ("/head/Conv",)
+
+
+def calibration_inputs(specs: list[str], count: int, seed: int = 0) -> list[np.ndarray]:
+    """``count`` net inputs (1, 3, S, S) float32 drawn evenly from the data specs' training images."""
+    from models.data import load_any, split
+    from vision.detector import net_input
+
+    rng = np.random.default_rng(seed)
+    per_set = [[s for s in split(load_any(spec))[0] if len(s.classes)] for spec in specs]
+    inputs = []
+    for k in range(count):
+        samples = per_set[k % len(per_set)]
+        sample = samples[int(rng.integers(len(samples)))]
+        x, _ = net_input(sample.load_image(), sample.median_tile_width())
+        h, w = x.shape[2:]
+        y0 = int(rng.integers(0, max(h - CALIBRATION_SIDE, 0) + 1)) // 8 * 8
+        x0 = int(rng.integers(0, max(w - CALIBRATION_SIDE, 0) + 1)) // 8 * 8
+        inputs.append(np.ascontiguousarray(x[:, :, y0 : y0 + CALIBRATION_SIDE, x0 : x0 + CALIBRATION_SIDE]))
+    return inputs
+
+
+def quantize(model: Path, out: Path, inputs: list[np.ndarray]) -> None:
+    from onnxruntime.quantization import CalibrationDataReader, QuantFormat, QuantType, quantize_static
+    from onnxruntime.quantization.shape_inference import quant_pre_process
+
+    class Reader(CalibrationDataReader):
+        def __init__(self) -> None:
+            self.items = iter(inputs)
+
+        def get_next(self):
+            x = next(self.items, None)
+            return None if x is None else {"image": x}
+
+    with tempfile.TemporaryDirectory() as tmp:
+        prepared = Path(tmp) / "prepared.onnx"
+        quant_pre_process(str(model), str(prepared), skip_symbolic_shape=True)
+        quantize_static(
+            str(prepared),
+            str(out),
+            Reader(),
+            quant_format=QuantFormat.QDQ,
+            activation_type=QuantType.QUInt8,
+            weight_type=QuantType.QInt8,
+            per_channel=True,
+            op_types_to_quantize=["Conv", "Relu", "Add", "Resize"],
+            nodes_to_exclude=list(FLOAT_NODES),
+        )
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m models.quantize", description=__doc__.splitlines()[0])
+    ap.add_argument("model", type=Path, help="float ONNX from models.export / models.train")
+    ap.add_argument("out", type=Path)
+    ap.add_argument("--data", action="append", required=True, help="YOLO folder, stills folder or COCO json")
+    ap.add_argument("--count", type=int, default=96)
+    ap.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args(argv)
+    quantize(args.model, args.out, calibration_inputs(args.data, args.count, args.seed))
+    print(f"wrote {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
