@@ -49,6 +49,7 @@ def main(argv: list[str] | None = None) -> int:
         "analyze_fps": round(analyze_fps, 1),
         "ratio": round(analyze_fps / decode_fps, 3),
         "table_reads": result.reads,
+        "hand_looks": tracker.hand_looks,
         "max_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
     }
     print(json.dumps(out))

@@ -66,6 +66,7 @@ class TrackerConfig(BaseModel):
     lift_votes: int = (
         2  # the first looks mid-discard, all of which must see the drawn tile gone for tsumogiri
     )
+    cleared_reads: int = 3  # a fresh deal seen this many reads in a row ends a kyoku with no result
     vanished_frames: int = 60  # a river tile seen once and gone may be a call's this long after
     dora_wait_frames: int = 90  # a new indicator waits at most this long for its kan to be read
     place_mm: float = 8.0  # a standing tile this near a remembered place stands there
@@ -111,6 +112,7 @@ class _Kyoku:
     started: bool = False  # start_kyoku emitted (needs the dealer: the first discard)
     round: tuple[int, int, int, int] | None = None  # wind, number, honba, riichi sticks
     kans: int = 0  # kans read this kyoku
+    cleared: int = 0  # whole-table reads in a row that show a fresh deal
     doras: int = 0  # new indicators emitted (one per kan at most)
     dora_waiting: list[tuple[str, int]] = field(default_factory=list)  # (code, frame): its kan not read yet
     result: str | None = None  # "hora" / "ryukyoku" once seen
@@ -173,6 +175,7 @@ class TableTracker:
         self.emitted: list = []
         self.state_errors: list[str] = []
         self.reads = 0
+        self.hand_looks = 0  # detector runs on one hand's strip while an arm moves (tsumogiri)
         self.last_frame, self.last_t = -1, 0.0
         self._crop = self._felt_box(calibration) if self.cfg.crop else None
         self._hand_boxes = [self._band_box(calibration, e, self.cfg.bands.hand) for e in range(4)]
@@ -204,6 +207,7 @@ class TableTracker:
             if (k.armed[e] is None and e != drawing) or activity[e] <= self.cfg.motion_threshold:
                 continue
             found = self._detect(image, self._hand_boxes[e])
+            self.hand_looks += 1
             if not len(found):
                 continue
             hand = assign(found, self.cal, self.cfg.bands).where(e, HAND)
@@ -339,8 +343,12 @@ class TableTracker:
         river_tiles = int((view.zone == RIVER).sum())
         k = self.kyoku
         out: list[EventFactory] = []
-        if k is not None and not k.ended and self._cleared(k, backs, view, river_tiles):
-            k.ended = True  # a new deal with no result seen (a draw where nobody showed a hand)
+        if k is not None and not k.ended and self._trusted.all():
+            # a new deal with no result seen (a draw where nobody showed a hand): rivers empty on
+            # several whole-table reads in a row (one read missing the rivers is the detector's)
+            k.cleared = k.cleared + 1 if self._cleared(k, backs, view, river_tiles) else 0
+            if k.cleared >= self.cfg.cleared_reads:
+                k.ended = True
         if k is None or k.ended:
             if not self._trusted.all():
                 return out  # a fresh deal or a cleared table is judged on the whole table
@@ -371,7 +379,7 @@ class TableTracker:
 
     def _cleared(self, k: _Kyoku, backs: int, view: TableView, river_tiles: int) -> bool:
         """Fresh walls and empty rivers where this kyoku had discards: it is over."""
-        if not (k.started and self._trusted.all()):
+        if not k.started:
             return False
         discards = sum(s.present for river in k.rivers for s in river)
         standing = int(view.select(view.zone == HAND).standing.sum())

@@ -257,3 +257,21 @@ def test_start_kyoku_round_honba_and_sticks_follow_the_kyoku_before():
     # the deal goes from seat 3 back to seat 0: South 1
     tracker.last_round = (0, 4, 0, 0, False, 0)
     assert tracker._next_round(0) == (1, 1, 0, 0)
+
+
+def test_a_new_deal_ends_a_kyoku_whose_result_was_not_seen():
+    s = _started()
+    river = [
+        (e, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, c, False)
+        for e, c in enumerate(("1m", "9s", "E", "P"))
+    ]
+    for f in (10, 11):
+        s.read(_rows(river, {}), f)
+    assert [e.type for e in s.events].count("dahai") == 4
+    s.read(_table(), 100)  # rivers empty once: the detector's miss, not a new deal
+    s.read(_table(), 101)
+    assert "end_kyoku" not in [e.type for e in s.events]
+    assert not [e for e in s.events if e.type == "retract"]
+    s.read(_table(), 102)
+    assert [e.type for e in s.events][-1] == "end_kyoku"
+    assert s.tracker.last_round == (0, 1, 0, 0, True, 0)  # no win seen: counted as a draw
