@@ -144,6 +144,7 @@ class _Kyoku:
     # (standing tiles, one set apart) per edge at this read and the one before (None: not trusted)
     hand_now: list = field(default_factory=lambda: [None] * 4)
     hand_prev: list = field(default_factory=lambda: [None] * 4)
+    plain_seen: list[int] = field(default_factory=lambda: [-1] * 4)  # frame: hand as the record has it
 
 
 EventFactory = Callable[[Callable[[int], int]], object]
@@ -369,6 +370,7 @@ class TableTracker:
                 self.kyoku = None
             return out
         k.hand_prev, k.hand_now = k.hand_now, self._hand_shapes(view)
+        self._note_plain_hands(k)
         # melds before rivers: a caller's own discard, seen on the read that confirms its call,
         # comes after the call in the record
         self._read_melds(view, k, out)
@@ -398,13 +400,29 @@ class TableTracker:
             out[e] = (len(u), len(u) >= 2 and drawn_apart(u))
         return out
 
+    def _note_plain_hands(self, k: _Kyoku) -> None:
+        """Remember when each hand was last seen just as the record has it (no tile apart)."""
+        if self.seat0_edge is None or not k.started:
+            return
+        for e, shape in enumerate(k.hand_now):
+            if shape is None:
+                continue
+            expected = self.state.seats[self._seat(e)].hand_count + k.pending_count[e]
+            if shape == (expected, False):
+                k.plain_seen[e] = self._frame
+
     def _early_draw(self, k: _Kyoku, e: int) -> int | None:
         """The edge after ``e`` if, as ``e``'s discard is read, that seat already holds a drawn tile
         set apart (one over its record, on this read and the one before): its arm took from the
         wall while the discard was still in the air (先摸). A normal draw starts only after the
-        discarder's arm has gone back, well after the discard is read."""
+        discarder's arm has gone back, well after the discard is read. The hand must also have
+        been seen as the record has it during this turn (after the discard before): a detector's
+        stray tile beside a hand is there before as well."""
         n = (e + 1) % 4
         if self.seat0_edge is None or k.drew[n] or k.after_call == n:
+            return None
+        before = k.rivers[k.last_discard[0]][k.last_discard[1]].frame if k.last_discard else -1
+        if k.plain_seen[n] <= before:
             return None
         expected = self.state.seats[self._seat(n)].hand_count + k.pending_count[n]
         if expected % 3 != 1:

@@ -196,6 +196,7 @@ def test_early_draw_wall_take_comes_before_the_discard_it_beat():
     s = _started()
     first = (0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "1m", False)
     second = (1, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "9s", False)
+    s.read(_rows([first], {}), 10)  # seat 1's turn: seat 2's hand seen as the record has it
     # seat 1's discard lands while seat 2 already holds a wall tile set apart (先摸)
     early = {2: _hand(2, 13, drawn=True)}
     s.read(_rows([first, second], early), 20)
@@ -208,6 +209,14 @@ def test_early_draw_wall_take_comes_before_the_discard_it_beat():
     s2.read(_rows([first, second], {}), 20)
     s2.read(_rows([first, second], {}), 21)
     assert not [e for e in s2.events if e.type == "wall_take"]  # a normal turn: no take read early
+    # a tile apart beside seat 2's hand all along (a detector's stray) is no early draw
+    s3 = _started()
+    s3.read(_rows([first], early), 10)
+    s3.read(_rows([first, second], early), 20)
+    s3.read(_rows([first, second], early), 21)
+    assert not s3.alerts
+    kinds = [(e.type, e.actor) for e in s3.events if e.type in ("wall_take", "dahai")]
+    assert kinds.index(("dahai", 1)) < kinds.index(("wall_take", 2))  # read as its own turn's draw
 
 
 def test_hand_counts_only_at_still_moments_and_a_contradiction_needs_time():
