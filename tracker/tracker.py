@@ -63,9 +63,8 @@ class TrackerConfig(BaseModel):
     meld_min_confidence: float = 0.4  # below this a meld tile's code is left unknown
     retract_after: int = 4  # still reads that contradict a discard before it is retracted
     lift_stride: int = 1  # read a moving hand that holds a drawn tile every this many frames
-    lift_votes: int = (
-        2  # the first looks mid-discard, all of which must see the drawn tile gone for tsumogiri
-    )
+    draw_stride: int = 3  # read the moving hand of the seat about to draw every this many frames
+    lift_votes: int = 2  # the first looks mid-discard: all must see the drawn tile gone (tsumogiri)
     cleared_reads: int = 3  # a fresh deal seen this many reads in a row ends a kyoku with no result
     vanished_frames: int = 60  # a river tile seen once and gone may be a call's this long after
     dora_wait_frames: int = 90  # a new indicator waits at most this long for its kan to be read
@@ -201,11 +200,16 @@ class TableTracker:
         that hand now and then: the moment one tile is gone tells tsumogiri (the set-apart tile
         left) from tedashi (it stayed)."""
         k = self.kyoku
-        if k is None or frame % self.cfg.lift_stride:
+        if k is None:
             return
         drawing = (k.last_actor + 1) % 4 if k.last_actor is not None and k.after_call is None else None
         for e in range(4):
-            if (k.armed[e] is None and e != drawing) or activity[e] <= self.cfg.motion_threshold:
+            if activity[e] <= self.cfg.motion_threshold or len(k.lift_gap[e]) >= self.cfg.lift_votes:
+                continue  # still, or its discard already judged (only the first looks count)
+            # armed: every frame (the tile is in the air for a few); the next to draw: now and then,
+            # to see its drawn tile arrive
+            stride = self.cfg.lift_stride if k.armed[e] is not None else self.cfg.draw_stride
+            if (k.armed[e] is None and e != drawing) or frame % stride:
                 continue
             found = self._detect(image, self._hand_boxes[e])
             self.hand_looks += 1
