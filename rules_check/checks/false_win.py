@@ -20,7 +20,8 @@ copy of a kind is a misreading, not evidence: no ``not_complete`` / ``no_yaku`` 
 A hand two or more tiles from complete is a misreading too (a false win is declared on a hand
 one tile off): ``not_complete`` is judged on hands one tile off only. Nor is ``no_yaku`` judged
 on a closed hand without riichi in a camera's stream (riichi is read
-from the sideways declaration tile; an upright one, itself a fault, would hide the yaku).
+from the sideways declaration tile; an upright one, itself a fault, would hide the yaku), nor on
+a hand with a wind triplet (a camera does not see the round wind).
 """
 
 from __future__ import annotations
@@ -71,13 +72,17 @@ def furiten_reason(event, situation: Situation, hand: list[str], pai: str) -> st
     return None
 
 
-def _riichi_unseen(event, situation: Situation) -> bool:
-    """A closed hand without a recorded riichi, in a camera's stream: the riichi may be there and
-    unseen (an upright declaration tile, a stick the camera cannot read), so no yaku is no evidence."""
+def _yaku_unseen(event, situation: Situation, hand: list[str]) -> bool:
+    """In a camera's stream, a yaku the camera cannot see: riichi on a closed hand (an upright
+    declaration tile, a stick it cannot read), or the round wind (a camera does not see which
+    round it is, so a wind triplet may be 場風). Then "no yaku" is no evidence."""
+    if not any(e.type == "dahai" and e.slot is not None for e in situation.history):
+        return False  # a game record: riichi and round are known
     seat = situation.table.seats[event.actor]
-    closed = all(m.type == "ankan" for m in seat.melds)
-    camera = any(e.type == "dahai" and e.slot is not None for e in situation.history)
-    return closed and not seat.riichi and camera
+    if all(m.type == "ankan" for m in seat.melds) and not seat.riichi:
+        return True
+    shown = list(hand) + [c for m in seat.melds for c in m.all_tiles]
+    return any(shown.count(wind) >= 3 for wind in ("E", "S", "W", "N"))
 
 
 def check(event, situation: Situation) -> list[Finding]:
@@ -105,7 +110,7 @@ def check(event, situation: Situation) -> list[Finding]:
         value = evaluate(event, situation.table, situation.ruleset)
     except NoValue as err:
         reason = str(err)
-        if reason == "no_yaku" and _riichi_unseen(event, situation):
+        if reason == "no_yaku" and _yaku_unseen(event, situation, hand):
             return []
         if reason == "no_yaku":
             case, text = "no_yaku", "no yaku"

@@ -147,3 +147,15 @@ def test_a_hand_two_tiles_from_complete_is_a_misreading_not_a_false_win():
     far = ["1m", "8m", "8m", "1p", "1p", "2p", "4p", "4p", "2s", "3s", "3s", "3s", "8s"]
     checker = feed(stream + [ev.Hora(actor=0, target=3, hand=far)])
     assert found(checker) == []
+
+
+def test_no_yaku_with_a_wind_triplet_is_not_judged_from_a_camera():
+    # seat 0 holds SSS and pons nothing: in an East round the hand (234m 456p SSS 23s 55p + 1s)
+    # has no yaku, in a South round 場風 South; a camera cannot see the round
+    hands = ["234m456p23s55p222z", "111999m111999p4z", "111999s777888m2z", "1112223336667z"]
+    record = start(hands) + draw(0, "N") + draw(1, "P") + draw(2, "P") + draw(3, "1s")
+    assert found(feed(record + [ev.Hora(actor=0, target=3)])) == [("false_win", 0, "chombo")]
+    seen = start(hands) + draw(0, "N", slot=(0, 0, False)) + draw(1, "P", slot=(0, 0, False))
+    seen += draw(2, "P", slot=(0, 0, False)) + draw(3, "1s", slot=(0, 0, False))
+    hand = ["2m", "3m", "4m", "4p", "5p", "6p", "2s", "3s", "5p", "5p", "S", "S", "S"]
+    assert found(feed(seen + [ev.Hora(actor=0, target=3, hand=hand)])) == []
