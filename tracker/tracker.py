@@ -216,7 +216,7 @@ class TableTracker:
             if not len(found):
                 continue
             hand = assign(found, self.cal, self.cfg.bands).where(e, HAND)
-            standing = hand.select(hand.standing)
+            standing = standing_row(hand)
             # the first look of this motion (the arm still reaching) is a second baseline: the same
             # crop and scale each time, so a detector's misses (and the arm's cover) stay alike
             if k.lift_base[e] is None:
@@ -400,7 +400,7 @@ class TableTracker:
         out: list[tuple[int, bool] | None] = [None] * 4
         for e in np.nonzero(self._trusted)[0].tolist():
             hand = view.where(e, HAND)
-            u = hand.u[hand.standing]
+            u = standing_row(hand).u
             out[e] = (len(u), len(u) >= 2 and drawn_apart(u))
         return out
 
@@ -857,7 +857,7 @@ class TableTracker:
             if len(up) >= self.cfg.open_hand_min:
                 opened[e] = [self._code(int(c)) for c in up.select(np.argsort(up.u)).class_ids.tolist()]
                 continue
-            standing = hand.select(hand.standing)
+            standing = standing_row(hand)
             apart = self._look_at_hand(k, e, standing.u)
             if k.started:
                 self._count_hand(k, e, standing, apart, out)
@@ -916,6 +916,23 @@ def _position_of(codes: list[str], called: str) -> int:
 
 def _one_kind(codes: list[str]) -> bool:
     return len({tiles.deaka(c) for c in codes if c != "?"}) <= 1
+
+
+def standing_row(hand: TableView, min_step_mm: float = 0.5 * TILE_W) -> TableView:
+    """One hand's standing tiles, one detection per tile: two closer than half a tile's width are
+    one tile seen twice (a detector boxing its top and its side), the surer one kept."""
+    row = hand.select(hand.standing)
+    if len(row) < 2:
+        return row
+    order = np.argsort(row.u)
+    keep: list[int] = [int(order[0])]
+    for i in order[1:].tolist():
+        if row.u[i] - row.u[keep[-1]] < min_step_mm:
+            if row.confidence[i] > row.confidence[keep[-1]]:
+                keep[-1] = i
+        else:
+            keep.append(i)
+    return row.select(np.array(sorted(keep, key=lambda j: row.u[j])))
 
 
 def row_holes(u: np.ndarray, apart: bool, gap_mm: float = 8.0) -> int:

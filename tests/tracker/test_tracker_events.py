@@ -284,3 +284,13 @@ def test_a_new_deal_ends_a_kyoku_whose_result_was_not_seen():
     s.read(_table(), 102)
     assert [e.type for e in s.events][-1] == "end_kyoku"
     assert s.tracker.last_round == (0, 1, 0, 0, True, 0)  # no win seen: counted as a draw
+
+
+def test_a_standing_tile_seen_twice_counts_once():
+    from tracker.tracker import standing_row
+
+    rows = _hand(0, 13) + [(0, HAND, -250 + 26 * 4 + 7, tl.HAND_V, "standing", False)]  # a second box
+    view = _view(rows)
+    view.confidence[-1] = 0.9
+    row = standing_row(view.where(0, HAND))
+    assert len(row) == 13 and np.all(np.diff(row.u) > 20)
