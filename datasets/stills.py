@@ -180,6 +180,10 @@ class StillMaker:
         n = self.size
         corners = tops.reshape(-1, 2)
         img = cam.project(np.concatenate([corners, np.zeros((len(corners), 1))], 1)).reshape(-1, 4, 2)
+        # the turn as seen in the image (counterclockwise, np.rot90's sense), from the projected face:
+        # its top edge (corners 0, 1) minus its bottom edge (2, 3); y grows downward
+        up = img[:, :2].mean(1) - img[:, 2:].mean(1)
+        seen_angle = np.degrees(np.arctan2(-up[:, 0], -up[:, 1])) % 360
         for i, code in enumerate(placed.code):
             if code == tl.STICK:
                 continue
@@ -205,7 +209,7 @@ class StillMaker:
                 {
                     "code": visible,
                     "box": [float(cx0), float(cy0), float(cx1), float(cy1)],
-                    "angle": round((placed.angle[i] + cam.yaw_deg) % 360, 1),
+                    "angle": round(float(seen_angle[i]), 1),
                     "face_up": bool(look == FACE_UP),
                     "seat": placed.seat[i],
                     "zone": ZONES[placed.zone[i]],

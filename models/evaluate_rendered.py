@@ -6,7 +6,8 @@ For a synth directory, ``--frames`` keyframes spread over each clip are decoded 
 their ``tiles`` (angles rounded to the nearest 90 degrees). ``--tile-px`` is each frame's median
 true box width, as for photos. Figures (issue 4's rendered-frame acceptance):
 correct recall / precision (IoU >= 0.5, same code), red five vs five (matched true fives whose
-prediction has the same red flag), orientation accuracy on matched tiles, back and standing recall.
+prediction has the same red flag), orientation accuracy on matched tiles (all, and face-up tiles only:
+a plain back looks the same turned 180 degrees), back and standing recall.
 """
 
 from __future__ import annotations
@@ -56,6 +57,7 @@ def frames_from_coco(path: Path, count: int):
 def evaluate(frames, detector) -> dict:
     total = Counts()
     fives = fives_right = oriented = oriented_right = 0
+    face_up_oriented = face_up_oriented_right = 0
     facedown = {BACK: [0, 0], STANDING: [0, 0]}
     for image, codes, boxes, angles in frames:
         tile_px = float(np.median(boxes[:, 2] - boxes[:, 0])) if len(boxes) else 32.0
@@ -74,6 +76,10 @@ def evaluate(frames, detector) -> dict:
         known = angles[t] >= 0
         oriented += int(known.sum())
         oriented_right += int((angles[t] == found.angles[d])[known].sum())
+        # a face-down tile's back is symmetric: 0 vs 180 degrees is not visible, so the faces alone too
+        face_up = known & ~np.isin(true_codes, [BACK, STANDING])
+        face_up_oriented += int(face_up.sum())
+        face_up_oriented_right += int((angles[t] == found.angles[d])[face_up].sum())
         for code, tally in facedown.items():
             tally[0] += int(((true_codes == code) & (got == code)).sum())
             tally[1] += int((codes == code).sum())
@@ -81,6 +87,8 @@ def evaluate(frames, detector) -> dict:
         "red_vs_five_accuracy": round(fives_right / max(fives, 1), 4),
         "fives": fives,
         "orientation_accuracy": round(oriented_right / max(oriented, 1), 4),
+        "orientation_accuracy_face_up": round(face_up_oriented_right / max(face_up_oriented, 1), 4),
+        "face_up_oriented": face_up_oriented,
         "back_recall": round(facedown[BACK][0] / max(facedown[BACK][1], 1), 4),
         "backs": facedown[BACK][1],
         "standing_recall": round(facedown[STANDING][0] / max(facedown[STANDING][1], 1), 4),

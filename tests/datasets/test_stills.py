@@ -56,3 +56,28 @@ def test_red_fives_keep_their_label_with_red_art(sample_events):
     maker = StillMaker([sample_events], [load_tileset(None)], size=320, seed=2, tile_px=(14, 30))
     codes = [lab["code"] for _ in range(40) for lab in maker.make()[1]]
     assert set(codes) & set(tiles.RED_FIVES)
+
+
+def test_angle_labels_match_the_picture_at_any_camera_turn(tmp_path, sample_events):
+    """Faces dark in their top half only: turning each labelled crop back by its angle label must
+    put the dark half on top, whatever the camera's yaw (a sign slip flips half the stills)."""
+    art = tmp_path / "art"
+    art.mkdir()
+    face = np.full((64, 48, 3), 235, np.uint8)
+    face[:28] = 30
+    for png in load_tileset(None).directory.glob("*.png"):
+        cv2.imwrite(str(art / png.name), face)
+    maker = StillMaker([sample_events], [load_tileset(art)], size=320, seed=5, tile_px=(30, 48))
+    right = total = 0
+    for _ in range(8):
+        img, labels = maker.make()
+        for lab in labels:
+            x0, y0, x1, y1 = (int(round(v)) for v in lab["box"])
+            if not lab["face_up"] or lab["hidden"] > 0 or min(x1 - x0, y1 - y0) < 24:
+                continue
+            quarter = round(lab["angle"] / 90) % 4
+            upright = np.rot90(img[y0:y1, x0:x1].mean(2), -quarter)
+            third = upright.shape[0] // 3
+            total += 1
+            right += upright[:third].mean() < upright[-third:].mean() - 30
+    assert total > 40 and right / total > 0.9
