@@ -5,7 +5,9 @@ path — the tile detector (``models/tiles.onnx``) + ``TableTracker`` + ``RulesC
 the same factory as the command — once with no WebSocket client and once with N clients (one of
 them stalled: it handshakes with a 2 KB receive window and never reads). Pairs alternate their
 order (ABBA) so drift in the machine's load falls on both sides; the figure is the median of the
-per-pair ratios, with the spread. The truth-replay analyzer (~1000 frames/s, every event of the
+per-pair ratios, with the spread. Beside it, frames per CPU second of the analysis process
+(decode, analyzer, store, the pipe to the web process): what serving costs the analysis itself,
+whatever else the machine is busy with. The truth-replay analyzer (~1000 frames/s, every event of the
 clip in ~3 s) is the extra stress row: the most serving per frame analysed.
 
 Latency: the clip at its own frame rate with the product analyzer and the N clients, from the
@@ -37,16 +39,17 @@ def _clients(port: int, count: int, stalled: int, ready, stop, results) -> None:
     """Child process: ``count`` readers (``stalled`` of them never read); reports latencies."""
     from websockets.asyncio.client import connect
 
-    async def reader(latencies: list[float], counts: list[int]):
+    async def reader(latencies: list[float], serving: list[float], counts: list[int]):
         async with connect(f"ws://127.0.0.1:{port}/ws", max_size=None) as ws:
             async for text in ws:
-                now = time.monotonic()
+                now, wall = time.monotonic(), time.time()
                 data = json.loads(text)
                 for message in data if isinstance(data, list) else [data]:
                     counts[0] += 1
                     if message.get("type") == "update" and message.get("read_wall") is not None:
                         if message["events"]:
-                            latencies.append(now - message["read_wall"])
+                            latencies.append(now - message["read_wall"])  # frame read -> client
+                            serving.append(wall - message["sent_wall"])  # published -> client
 
     async def main():
         stalled_socks = []
@@ -60,8 +63,11 @@ def _clients(port: int, count: int, stalled: int, ready, stop, results) -> None:
             )
             stalled_socks.append(raw)  # never read again
         latencies: list[list[float]] = [[] for _ in range(count - stalled)]
+        serving: list[list[float]] = [[] for _ in range(count - stalled)]
         counts = [[0] for _ in range(count - stalled)]
-        tasks = [asyncio.create_task(reader(latencies[i], counts[i])) for i in range(count - stalled)]
+        tasks = [
+            asyncio.create_task(reader(latencies[i], serving[i], counts[i])) for i in range(count - stalled)
+        ]
         while sum(c[0] > 0 for c in counts) < len(counts):  # every reader got its snapshot
             await asyncio.sleep(0.02)
         ready.set()
@@ -75,6 +81,7 @@ def _clients(port: int, count: int, stalled: int, ready, stop, results) -> None:
         results.put(
             {
                 "latencies": [x for lat in latencies for x in lat],
+                "serving": [x for lat in serving for x in lat],
                 "messages": [c[0] for c in counts],
                 "client_cpu_s": time.process_time() - cpu,
             }
@@ -147,6 +154,7 @@ def run_pass(video: Path, factory, clients: int, stalled: int, paced: bool, seco
                 stop.set()
                 got = results.get(timeout=30)
                 out["latency_s"] = got["latencies"]
+                out["serving_latency_s"] = got["serving"]
                 out["messages_per_client"] = got["messages"]
                 out["client_cpu_s"] = got["client_cpu_s"]
                 child.join(10)
@@ -213,6 +221,7 @@ def throughput(video: Path, factory, name: str, args) -> dict:
     fps0 = [p["base"]["fps"] for p in pairs]
     fps1 = [p["loaded"]["fps"] for p in pairs]
     flood = np.asarray([x for p in pairs for x in p["loaded"]["latency_s"]]) * 1000.0
+    flood_serving = np.asarray([x for p in pairs for x in p["loaded"]["serving_latency_s"]]) * 1000.0
     summary = {
         "analyzer": name,
         "rounds": args.rounds,
@@ -237,6 +246,8 @@ def throughput(video: Path, factory, name: str, args) -> dict:
         "messages": statistics.median(p["loaded"]["messages"] for p in pairs),
         "flood_latency_ms_median": float(np.median(flood)) if flood.size else None,
         "flood_latency_ms_p95": float(np.percentile(flood, 95)) if flood.size else None,
+        "flood_serving_ms_median": float(np.median(flood_serving)) if flood_serving.size else None,
+        "flood_serving_ms_p95": float(np.percentile(flood_serving, 95)) if flood_serving.size else None,
         "loads": [p["load"] for p in pairs],
     }
     print(
@@ -246,8 +257,10 @@ def throughput(video: Path, factory, name: str, args) -> dict:
         f"{summary['pair_ratio_median']:.1%} (range {min(ratios):.1%}-{max(ratios):.1%}), ratio of "
         f"medians {summary['ratio_of_medians']:.1%}; frames per analysis-CPU-second with clients "
         f"{summary['cpu_pair_ratio_median']:.1%} of none ({min(cpu_ratios):.1%}-{max(cpu_ratios):.1%}); "
-        f"latency under this flood median "
-        f"{summary['flood_latency_ms_median']:.1f} ms, p95 {summary['flood_latency_ms_p95']:.1f} ms",
+        f"latency under this flood, frame read to client: median "
+        f"{summary['flood_latency_ms_median']:.1f} ms, p95 {summary['flood_latency_ms_p95']:.1f} ms; "
+        f"published to client: median {summary['flood_serving_ms_median']:.1f} ms, "
+        f"p95 {summary['flood_serving_ms_p95']:.1f} ms",
         flush=True,
     )
     return {"summary": summary, "pairs": pairs}
@@ -259,6 +272,7 @@ def paced(video: Path, factory, name: str, args) -> dict:
         runs[n] = run_pass(video, factory, n, args.stalled if n else 0, True, args.paced_seconds)
     live = runs[args.clients]
     lat = np.asarray(live["latency_s"]) * 1000.0
+    serving = np.asarray(live["serving_latency_s"]) * 1000.0
     summary = {
         "analyzer": name,
         "frames": live["frames"],
@@ -268,14 +282,17 @@ def paced(video: Path, factory, name: str, args) -> dict:
         "latency_samples": int(lat.size),
         "latency_ms_median": float(np.median(lat)) if lat.size else None,
         "latency_ms_p95": float(np.percentile(lat, 95)) if lat.size else None,
+        "serving_ms_median": float(np.median(serving)) if serving.size else None,
+        "serving_ms_p95": float(np.percentile(serving, 95)) if serving.size else None,
         "load": _load(),
     }
     print(
         f"{name} at the clip's own rate, {args.paced_seconds:.0f} s: late frames (over one frame interval "
         f"behind) {runs[0]['late_frames']} of {runs[0]['frames']} without clients, {live['late_frames']} "
         f"of {live['frames']} with {args.clients}; event-to-client latency ({lat.size} deliveries to "
-        f"{args.clients - args.stalled} readers): median {summary['latency_ms_median']:.1f} ms, "
-        f"p95 {summary['latency_ms_p95']:.1f} ms",
+        f"{args.clients - args.stalled} readers), frame read to client: median "
+        f"{summary['latency_ms_median']:.1f} ms, p95 {summary['latency_ms_p95']:.1f} ms; published to "
+        f"client: median {summary['serving_ms_median']:.1f} ms, p95 {summary['serving_ms_p95']:.1f} ms",
         flush=True,
     )
     return {"summary": summary, "runs": runs}

@@ -51,10 +51,6 @@ class WebProcess:
         self._process: mp.process.BaseProcess | None = None
         self._writer: threading.Thread | None = None
 
-    @property
-    def pid(self) -> int | None:
-        return self._process.pid if self._process is not None else None
-
     def alive(self) -> bool:
         return self._process is not None and self._process.is_alive()
 
