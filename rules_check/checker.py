@@ -4,7 +4,8 @@
 runs every check (``rules_check.checks.CHECKS``), prices each finding under the ruleset, drops
 the ones the ruleset does not check, reports each ``once`` finding once per kyoku, and marks a
 seat dead (和了放棄 / 相公) after a penalty that kills the hand, so its later calls and wins are
-illegal. ``RulesChecker`` is the live form: ``feed(event)`` one event at a time, no look-ahead.
+illegal (from a camera, not after a count or a meld's faces: see ``Rules._alert``).
+``RulesChecker`` is the live form: ``feed(event)`` one event at a time, no look-ahead.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ from rules_check.value import HandValue, hand_value
 from tracker.table.state import StateError, TableState
 
 Check = Callable[[object, Situation], list[Finding]]
+#: codes judged on one camera reading of tiles (a hand's count, a meld's faces)
+READINGS = frozenset({"tile_count_excess", "tile_count_short", "invalid_meld"})
 
 
 class Rules:
@@ -29,6 +32,7 @@ class Rules:
         self.checks = tuple(checks)
         self._dead: dict[int, str] = {}  # seat -> the code of the finding that made it dead
         self._notes: dict = {}
+        self._camera = False  # the stream comes from a camera (discards carry their river slot)
         self._reported: set[tuple] = set()
         self._count = 0
         self._kyoku = 0
@@ -44,6 +48,8 @@ class Rules:
             self._notes = {}
             self._reported.clear()
             self._kyoku += 1
+        if event.type == "dahai" and getattr(event, "slot", None) is not None:
+            self._camera = True
         situation = Situation(state, self.ruleset, self.dead, self._notes)
         alerts = []
         for check in self.checks:
@@ -62,7 +68,12 @@ class Rules:
             if key in self._reported:
                 return None
             self._reported.add(key)
-        if penalty in DEAD_PENALTIES and finding.seat is not None and finding.seat not in self.dead:
+        # from a camera a count or a meld's faces are one reading: a misreading that kills a hand
+        # would turn each later call and the win of that seat into chombo alerts too, so there
+        # such an alert stands alone for the referee (no dead-hand cascade)
+        alone = self._camera and finding.code in READINGS
+        dies = penalty in DEAD_PENALTIES and finding.seat is not None and not alone
+        if dies and finding.seat not in self.dead:
             self._dead[finding.seat] = finding.code
         self._count += 1
         return Alert(

@@ -727,7 +727,9 @@ def cmd_score(args) -> int:
         "meta": {
             "setdir": str(setdir),
             "key": key,
-            "detector": "truth keyframes (test double)" if args.oracle else f"{model} md5 {md5_of(model)}",
+            "detector": "truth readings (tests.tracker.oracle, every frame replayed)"
+            if args.oracle
+            else f"{model} md5 {md5_of(model)}",
             "clips_planned": len(specs),
             "clips_scored": len(scored),
             "frames": sum(c["frames"] for c in scored),

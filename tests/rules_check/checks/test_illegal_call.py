@@ -105,3 +105,27 @@ def test_ankan_after_riichi():
     ]
     bad += [ev.Tsumo(actor=0, pai="C"), ev.Dahai(actor=0, pai="C", tsumogiri=True)]
     assert found(feed(bad)) == [("illegal_call", 0, "chombo")]
+
+
+def test_from_a_camera_a_count_alert_stands_alone():
+    # the same dead hand calling, seen by a camera (discards carry their river slot): the count
+    # alert is raised, the pon is not turned into a chombo on top of what may be a misreading
+    short = [ev.HandCount(actor=2, count=12)]
+    slot = (0, 0, False)
+    stream = start(PON_HANDS) + short + draw(0, "N", slot=slot) + short + draw(1, "P", slot=slot)
+    stream += draw(2, "P", slot=slot) + draw(3, "P", slot=slot) + draw(0, "7m", slot=(0, 1, False))
+    stream += [ev.Pon(actor=2, target=0, pai="7m", consumed=["7m", "7m"])]
+    checker = feed(stream)
+    assert found(checker) == [("tile_count_short", 2, "dead_hand")]
+
+
+def test_from_a_camera_an_early_draw_still_kills_the_hand():
+    slot = (0, 0, False)
+    stream = start(PON_HANDS) + draw(0, "N", slot=slot)
+    stream += [ev.Tsumo(actor=1, pai="P"), ev.WallTake(actor=2)]  # seat 2 reaches before seat 1 discards
+    stream += [
+        ev.Dahai(actor=1, pai="P", tsumogiri=True, slot=ev.RiverPlacement(row=0, col=0, sideways=False))
+    ]
+    stream += draw(2, "P", slot=slot) + draw(3, "P", slot=slot) + draw(0, "7m", slot=(0, 1, False))
+    stream += [ev.Pon(actor=2, target=0, pai="7m", consumed=["7m", "7m"])]
+    assert found(feed(stream)) == [("early_draw", 2, "dead_hand"), ("illegal_call", 2, "chombo")]
