@@ -650,8 +650,14 @@ def markdown(result: dict) -> str:
     agg, meta = result["aggregate"], result["meta"]
     lines = [
         f"Evaluation set `{meta['setdir']}`, analysis `{meta['key']}` ({meta['detector']}), "
-        f"{meta['clips_scored']} of {meta['clips_planned']} planned clips scored, "
-        f"{meta['frames']} frames, scored {meta['date']}; analysed on commit(s) "
+        f"{meta['clips_scored']} of {meta['clips_planned']} planned clips analysed, "
+        + (
+            f"{len(meta['failed'])} of them not scored (analysis failed: {', '.join(meta['failed'])}; "
+            "see their FAILED file, delete the analysis directory to retry), "
+            if meta.get("failed")
+            else ""
+        )
+        + f"{meta['frames']} frames scored, {meta['date']}; analysed on commit(s) "
         + ", ".join(meta.get("code_versions", []))
         + ".",
         "",
@@ -732,11 +738,12 @@ def cmd_score(args) -> int:
             else f"{model} md5 {md5_of(model)}",
             "clips_planned": len(specs),
             "clips_scored": len(scored),
-            "frames": sum(c["frames"] for c in scored),
+            "frames": sum(c["frames"] for c in scored if not c["failed"]),
+            "failed": [c["name"] for c in scored if c["failed"]],
             "code_versions": sorted({str(c["code"]) for c in scored}),
             "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
         },
-        "aggregate": aggregate(scored),
+        "aggregate": aggregate([c for c in scored if not c["failed"]]),
         "clips": scored,
     }
     suffix = "-quick" if args.quick else ""
