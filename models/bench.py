@@ -1,8 +1,11 @@
 """Speed benchmark: median ms to detect tiles in a 1024x1024 image, ours and the peer's.
 
-    python -m models.bench IMAGE [--tile-px 24 32 40] [--runs 30] [--peer /tmp/peer-venv/bin/python]
+    python -m models.bench [IMAGE] [--tile-px 24 32 40] [--runs 30] [--peer /tmp/peer-venv/bin/python]
 
-IMAGE is resized to 1024x1024 (a rectified table image's size). Ours: ``TileDetector.detect`` with
+IMAGE is resized to 1024x1024 (a rectified table image's size). Without IMAGE the benchmark makes
+its own: a late frame of the bundled sample clip (full rivers and melds), calibrated from the clip's
+first seconds and rectified to 1024x1024 as the tracker sees the felt; the tile width in that image
+(~27 px) is then the default ``--tile-px``. Ours: ``TileDetector.detect`` with
 2 onnxruntime threads at each ``--tile-px`` (the cost depends on it: the image is rescaled so tiles
 are ``NATIVE_TILE_PX`` wide). Peer: ``mahjong-detector`` on the same 1024x1024 file, run ``--runs``
 times through ``models/peer_runner.py`` in its own virtualenv.
@@ -23,11 +26,27 @@ import numpy as np
 
 from models.evaluate import PEER_RUNNER
 
+SAMPLE_CLIP = Path(__file__).resolve().parents[1] / "tracker" / "samples" / "demo-kyoku" / "video.mp4"
+SAMPLE_FRAME = 2400  # late in the kyoku: full rivers, three melds, a riichi stick
+
+
+def sample_table_image(size: int = 1024) -> tuple[np.ndarray, float]:
+    """The sample clip's felt, rectified to ``size`` px square, and its tile width in px."""
+    from vision.calibration import TILE_W_MM, calibrate_frames
+    from vision.video import VideoSource, first_frames
+
+    calib = calibrate_frames(first_frames(SAMPLE_CLIP, 2.0))
+    video = VideoSource(SAMPLE_CLIP)
+    frame = next(image for index, _t, image in video if index == SAMPLE_FRAME)
+    video.close()
+    px_per_mm = size / (2 * calib.felt_half_mm)
+    return calib.rectify(frame, px_per_mm), TILE_W_MM * px_per_mm
+
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m models.bench", description=__doc__.splitlines()[0])
-    ap.add_argument("image", type=Path)
-    ap.add_argument("--tile-px", type=float, nargs="+", default=[24.0, 32.0, 40.0])
+    ap.add_argument("image", type=Path, nargs="?")
+    ap.add_argument("--tile-px", type=float, nargs="+")
     ap.add_argument("--runs", type=int, default=30)
     ap.add_argument("--model", type=Path)
     ap.add_argument("--peer")
@@ -36,10 +55,16 @@ def main(argv: list[str] | None = None) -> int:
     from vision.detector import DEFAULT_MODEL, TileDetector
     from vision.io import read_image
 
-    image = cv2.resize(read_image(args.image), (1024, 1024), interpolation=cv2.INTER_AREA)
+    if args.image:
+        image = cv2.resize(read_image(args.image), (1024, 1024), interpolation=cv2.INTER_AREA)
+        sizes = args.tile_px or [24.0, 32.0, 40.0]
+    else:
+        image, sample_tile_px = sample_table_image()
+        sizes = args.tile_px or [round(sample_tile_px, 1)]
     detector = TileDetector(args.model or DEFAULT_MODEL, threads=2)
-    report: dict[str, object] = {"image": str(args.image), "size": [1024, 1024], "runs": args.runs}
-    for tile_px in args.tile_px:
+    source = str(args.image) if args.image else f"{SAMPLE_CLIP} frame {SAMPLE_FRAME} rectified"
+    report: dict[str, object] = {"image": source, "size": [1024, 1024], "runs": args.runs}
+    for tile_px in sizes:
         for _ in range(3):
             detector.detect(image, tile_px)
         times = []
