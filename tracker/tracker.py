@@ -233,8 +233,11 @@ class TableTracker:
         n = len(u)
         apart = n >= 2 and drawn_apart(u)
         armed = k.armed[e]
-        one_gone = armed is not None and (
-            n == armed - 1 or (k.lift_base[e] is not None and n == k.lift_base[e] - 1)
+        # an empty row (an arm over all of it) is no look at all
+        one_gone = (
+            n > 0
+            and armed is not None
+            and (n == armed - 1 or (k.lift_base[e] is not None and n == k.lift_base[e] - 1))
         )
         if one_gone:
             if apart:

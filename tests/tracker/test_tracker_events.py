@@ -192,6 +192,16 @@ def test_a_look_with_a_missed_tile_is_no_tsumogiri_evidence():
     assert k.lift_gap[1] == []
 
 
+def test_a_look_that_sees_no_standing_tile_is_no_evidence():
+    # the first look of a motion saw one standing tile (an arm over the rest), the next saw none
+    s = _started()
+    k = s.tracker.kyoku
+    s.read(_rows([], {1: _hand(1, 13, drawn=True)}), 10)
+    k.lift_base[1] = 1
+    assert s.tracker._look_at_hand(k, 1, np.zeros(0, np.float32)) is False
+    assert k.lift_gap[1] == []
+
+
 def test_early_draw_wall_take_comes_before_the_discard_it_beat():
     s = _started()
     first = (0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "1m", False)
