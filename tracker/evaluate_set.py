@@ -35,6 +35,8 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
+from datasets.synth.faults import KINDS
+
 REPO = Path(__file__).resolve().parents[1]
 TENHOU6 = REPO.parent / "shared" / "data" / "logs" / "tenhou6"
 BUNDLED = REPO / "tracker" / "samples" / "jansou-mleague-hanchan.mjai.jsonl"
@@ -45,16 +47,7 @@ GENERATED_HANCHAN = 4  # plus the bundled one: the issue's "at least 5 full hanc
 FAULTS_PER_CLIP = 2
 #: a few short clips of varied content for fast iteration
 QUICK = ("t6-confusing_nakis_2", "t6-confusing_nakis_7", "t6-confusing_nakis_3", "t6-rinshan")
-FAULT_KINDS = (
-    "early_draw",
-    "meld_orientation",
-    "hand_count",
-    "river_row",
-    "riichi_upright",
-    "kuikae",
-    "invalid_meld",
-    "slow_discard",
-)
+FAULT_KINDS = KINDS  # the renderer stages each of these (datasets.synth.faults)
 
 
 class ClipSpec(BaseModel):
