@@ -24,6 +24,7 @@ import numpy as np
 
 from models.data import is_held_out, load_yolo_dirs
 from models.metrics import Counts, count_image
+from tracker.figures import emit_figures
 from tracker.tiles import MODEL_CLASSES, RED_FIVES, deaka
 
 PEER_RUNNER = Path(__file__).with_name("peer_runner.py")
@@ -126,10 +127,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.peer:
         peer, peer_times = evaluate_peer(samples, args.peer, keep_red)
         report["peer"] = peer.summary() | {"median_ms": round(float(np.median(peer_times)), 2)}
-    text = json.dumps(report, indent=1)
-    print(text)
-    if args.json:
-        args.json.write_text(text + "\n")
+    emit_figures(report, args.json)
     return 0
 
 

@@ -23,6 +23,7 @@ import numpy as np
 
 from models.data import load_coco
 from models.metrics import Counts, count_image, greedy_match, iou_matrix
+from tracker.figures import emit_figures
 from tracker.tiles import BACK, MODEL_CLASSES, RED_FIVES, STANDING, deaka
 
 
@@ -116,10 +117,7 @@ def main(argv: list[str] | None = None) -> int:
         for src in args.sources
     )
     report = {"sources": [str(s) for s in args.sources]} | evaluate(frames, detector)
-    text = json.dumps(report, indent=1)
-    print(text)
-    if args.json:
-        args.json.write_text(text + "\n")
+    emit_figures(report, args.json)
     return 0
 
 

@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from tracker.events import apply_retractions, parse_event
+from tracker.figures import emit_figures
 from tracker.logs import read_mjai
 from tracker.table.state import StateError, TableState
 
@@ -278,10 +279,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"evaluate: missing {need}", file=sys.stderr)
             return 2
     result = evaluate(args.clip_dir, args.analysis_dir)
-    text = json.dumps(result, indent=1)
-    print(text)
-    if args.json:
-        args.json.write_text(text + "\n")
+    emit_figures(result, args.json)
     return 0
 
 
