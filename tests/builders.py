@@ -20,36 +20,26 @@ def t(text: str) -> list[str]:
 def start(hands: list[str] | None = None, oya: int = 0, dora: str = "9s") -> list:
     """start_game + start_kyoku with the given four hands (tile strings)."""
     hands = hands or FILLER
-    return [
-        ev.StartGame(names=["A", "B", "C", "D"]),
-        ev.StartKyoku(
-            bakaze="E",
-            dora_marker=dora,
-            kyoku=oya + 1,
-            honba=0,
-            kyotaku=0,
-            oya=oya,
-            scores=[25000] * 4,
-            tehais=[t(h) for h in hands],
-        ),
-    ]
+    return [ev.StartGame(names=["A", "B", "C", "D"]), _east_kyoku(oya, dora, [t(h) for h in hands])]
 
 
 def start_unseen(oya: int = 0, dora: str = "1p") -> list:
     """start_game + start_kyoku as a camera sees it: every dealt tile unknown (``?``)."""
-    return [
-        ev.StartGame(),
-        ev.StartKyoku(
-            bakaze="E",
-            dora_marker=dora,
-            kyoku=oya + 1,
-            honba=0,
-            kyotaku=0,
-            oya=oya,
-            scores=[25000] * 4,
-            tehais=[["?"] * 13] * 4,
-        ),
-    ]
+    return [ev.StartGame(), _east_kyoku(oya, dora, [["?"] * 13 for _ in range(4)])]
+
+
+def _east_kyoku(oya: int, dora: str, tehais: list) -> ev.StartKyoku:
+    """An East-round start_kyoku with no honba or sticks and 25000 each."""
+    return ev.StartKyoku(
+        bakaze="E",
+        dora_marker=dora,
+        kyoku=oya + 1,
+        honba=0,
+        kyotaku=0,
+        oya=oya,
+        scores=[25000] * 4,
+        tehais=tehais,
+    )
 
 
 def turn(actor: int, draw: str, discard: str | None = None, tsumogiri: bool | None = None) -> list:
