@@ -52,16 +52,20 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--peer")
     args = ap.parse_args(argv)
 
-    from vision.detector import DEFAULT_MODEL, TileDetector
-    from vision.io import read_image
+    from vision.detector import DEFAULT_MODEL, ModelError, TileDetector
+    from vision.io import ImageError, read_image
 
-    if args.image:
-        image = cv2.resize(read_image(args.image), (1024, 1024), interpolation=cv2.INTER_AREA)
-        sizes = args.tile_px or [24.0, 32.0, 40.0]
-    else:
-        image, sample_tile_px = sample_table_image()
-        sizes = args.tile_px or [round(sample_tile_px, 1)]
-    detector = TileDetector(args.model or DEFAULT_MODEL, threads=2)
+    try:
+        if args.image:
+            image = cv2.resize(read_image(args.image), (1024, 1024), interpolation=cv2.INTER_AREA)
+            sizes = args.tile_px or [24.0, 32.0, 40.0]
+        else:
+            image, sample_tile_px = sample_table_image()
+            sizes = args.tile_px or [round(sample_tile_px, 1)]
+        detector = TileDetector(args.model or DEFAULT_MODEL, threads=2)
+    except (ImageError, ModelError) as err:
+        print(f"bench: {err}", file=sys.stderr)
+        return 2
     source = str(args.image) if args.image else f"{SAMPLE_CLIP} frame {SAMPLE_FRAME} rectified"
     report: dict[str, object] = {"image": source, "size": [1024, 1024], "runs": args.runs}
     for tile_px in sizes:
