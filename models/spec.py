@@ -12,3 +12,7 @@ NUM_CLASSES = len(MODEL_CLASSES)
 #: orientation classes: index k means the tile is turned k * 90 degrees counterclockwise
 NUM_ORIENTATIONS = 4
 ANGLES = (0, 90, 180, 270)
+#: the reader (second look at each face-up tile) sees a square of READER_MARGIN x the box's longer
+#: side, scaled to READER_PX x READER_PX
+READER_PX = 48
+READER_MARGIN = 1.25

@@ -16,6 +16,7 @@ import numpy as np
 from models.spec import ANGLES, NATIVE_TILE_PX, STRIDE
 from tracker.tiles import BACK, STANDING, class_id
 from vision.detections import TileDetections
+from vision.reader import DEFAULT_READER, TileReader
 
 DEFAULT_MODEL = Path(__file__).resolve().parents[1] / "models" / "tiles.onnx"
 _FACE_DOWN = np.array([class_id(BACK), class_id(STANDING)])
@@ -31,31 +32,29 @@ class TileDetector:
     """Loads the model once; ``detect`` is safe to call per frame.
 
     ``threshold``: minimum centre score for a tile. ``threads``: onnxruntime intra-op threads.
+    ``reader_path``: the reader model that re-reads face-up tiles (``vision.reader``); None: the
+    net's classes alone.
     """
 
     def __init__(
-        self, model_path: str | Path = DEFAULT_MODEL, threads: int = 2, threshold: float = 0.3
+        self,
+        model_path: str | Path = DEFAULT_MODEL,
+        threads: int = 2,
+        threshold: float = 0.3,
+        reader_path: str | Path | None = DEFAULT_READER,
     ) -> None:
-        import onnxruntime as ort
-
         self.model_path = Path(model_path)
         self.threshold = threshold
-        if not self.model_path.is_file():
-            raise ModelError(f"model file not found: {self.model_path}")
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = threads
-        options.inter_op_num_threads = 1
-        options.log_severity_level = 4
-        try:
-            self.session = ort.InferenceSession(
-                str(self.model_path), options, providers=["CPUExecutionProvider"]
-            )
-        except Exception as err:  # onnxruntime raises several types for a bad file
-            first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
-            raise ModelError(f"cannot load model {self.model_path}: {first}") from None
+        self.session = load_session(self.model_path, threads)
         self.input_name = self.session.get_inputs()[0].name
         # models exported before the logits outputs return softmaxed maps named ``cls``
         self.class_logits = "cls_logits" in {o.name for o in self.session.get_outputs()}
+        # the bundled reader is optional (a checkout without it detects with the net alone); a reader
+        # asked for by name must exist
+        use_reader = reader_path is not None and (
+            Path(reader_path) != DEFAULT_READER or DEFAULT_READER.is_file()
+        )
+        self.reader = TileReader(reader_path, threads) if use_reader else None
 
     def prepare(self, image: np.ndarray, tile_px: float) -> tuple[np.ndarray, float]:
         return net_input(image, tile_px)
@@ -67,7 +66,37 @@ class TileDetector:
         found = decode(peaks[0, 0], cls[0], size[0], offset[0], orient[0], self.threshold, self.class_logits)
         h, w = image.shape[:2]
         boxes = np.clip(found.boxes / np.float32(scale), 0, [w, h, w, h]).astype(np.float32)
-        return TileDetections(boxes, found.class_ids, found.angles, found.face_up, found.confidence)
+        found = TileDetections(boxes, found.class_ids, found.angles, found.face_up, found.confidence)
+        return self._reread(image, found) if self.reader is not None else found
+
+    def _reread(self, image: np.ndarray, found: TileDetections) -> TileDetections:
+        """The reader's class for every face-up tile (it keeps the net's where it sees no face)."""
+        up = np.flatnonzero(found.face_up)
+        if not len(up):
+            return found
+        ids, probs = self.reader.read(image, found.boxes[up])
+        face = ~np.isin(ids, _FACE_DOWN)
+        class_ids, confidence = found.class_ids.copy(), found.confidence.copy()
+        class_ids[up[face]] = ids[face]
+        confidence[up[face]] = probs[face, ids[face]]
+        return TileDetections(found.boxes, class_ids, found.angles, found.face_up, confidence)
+
+
+def load_session(model_path: Path, threads: int):
+    """An onnxruntime CPU session, or ModelError naming the file."""
+    import onnxruntime as ort
+
+    if not model_path.is_file():
+        raise ModelError(f"model file not found: {model_path}")
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = threads
+    options.inter_op_num_threads = 1
+    options.log_severity_level = 4
+    try:
+        return ort.InferenceSession(str(model_path), options, providers=["CPUExecutionProvider"])
+    except Exception as err:  # onnxruntime raises several types for a bad file
+        first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+        raise ModelError(f"cannot load model {model_path}: {first}") from None
 
 
 def net_input(image: np.ndarray, tile_px: float) -> tuple[np.ndarray, float]:

@@ -1,0 +1,57 @@
+"""The reader network (torch; training only): one tile crop in, its class out.
+
+(B, 3, READER_PX, READER_PX) float in [0, 1] -> (B, NUM_CLASSES) logits. Six 3x3 conv layers, four
+of them stride 2, then global average pooling: about 0.1 M parameters and 5 M multiply-adds a tile,
+so re-reading the ~80 face-up tiles of a table costs a few milliseconds.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import torch
+from torch import nn
+
+from models.spec import NUM_CLASSES, READER_PX
+
+
+def _cbr(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
+    return nn.Sequential(
+        nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)
+    )
+
+
+class ReaderNet(nn.Module):
+    def __init__(self, width: int = 16) -> None:
+        super().__init__()
+        w = width
+        self.features = nn.Sequential(
+            _cbr(3, w, 2),
+            _cbr(w, 2 * w, 2),
+            _cbr(2 * w, 2 * w),
+            _cbr(2 * w, 4 * w, 2),
+            _cbr(4 * w, 4 * w),
+            _cbr(4 * w, 8 * w, 2),
+        )
+        self.head = nn.Linear(8 * w, NUM_CLASSES)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.head(self.features(x).mean(dim=(2, 3)))
+
+
+def export_reader(net: ReaderNet, path: Path) -> None:
+    """ONNX (opset 17) with a dynamic batch: input ``crops``, output ``logits``."""
+    was_training = net.training
+    net.eval()
+    with torch.no_grad():
+        torch.onnx.export(
+            net,
+            torch.zeros(2, 3, READER_PX, READER_PX),
+            str(path),
+            input_names=["crops"],
+            output_names=["logits"],
+            dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}},
+            opset_version=17,
+            dynamo=False,
+        )
+    net.train(was_training)

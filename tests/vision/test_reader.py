@@ -1,0 +1,69 @@
+"""The tile reader: vectorised crops around boxes, and the detector taking its second look."""
+
+import numpy as np
+import pytest
+
+from tracker.tiles import BACK, class_id
+from vision.detections import TileDetections
+from vision.detector import DEFAULT_MODEL, ModelError, TileDetector
+from vision.reader import crop_tiles, to_input
+
+
+def test_crops_are_centred_squares_around_each_box():
+    image = np.zeros((200, 300, 3), np.uint8)
+    image[50:90, 100:130] = (0, 0, 255)  # a red 30 x 40 "tile"
+    image[120:140, 20:60] = (255, 0, 0)  # a blue 40 x 20 one lying sideways
+    boxes = np.array([[100, 50, 130, 90], [20, 120, 60, 140]], np.float32)
+    crops = crop_tiles(image, boxes, size=40, margin=1.25)
+    assert crops.shape == (2, 40, 40, 3)
+    assert (crops[0, 20, 20] == (0, 0, 255)).all() and (crops[1, 20, 20] == (255, 0, 0)).all()
+    # the square is margin * the longer side: the tile's 30 px width fills 30 / 50 of the crop
+    red_cols = (crops[0, 20, :, 2] > 128).sum()
+    assert 22 <= red_cols <= 26
+    blue_rows = (crops[1, :, 20, 0] > 128).sum()
+    assert 14 <= blue_rows <= 18
+
+
+def test_crops_at_the_border_and_of_nothing():
+    image = np.full((50, 50, 3), 7, np.uint8)
+    assert crop_tiles(image, np.array([[-10, -10, 10, 10]], np.float32), size=16).shape == (1, 16, 16, 3)
+    assert crop_tiles(image, np.zeros((0, 4), np.float32)).shape[0] == 0
+    x = to_input(crop_tiles(image, np.array([[0, 0, 20, 20]], np.float32), size=16))
+    assert x.shape == (1, 3, 16, 16) and x.dtype == np.float32 and np.allclose(x, 7 / 255)
+
+
+class _FakeReader:
+    """Reads every crop as 9p, except the second tile, which it thinks is a back."""
+
+    def read(self, image, boxes):
+        ids = np.full(len(boxes), class_id("9p"))
+        ids[1:2] = class_id(BACK)
+        probs = np.full((len(boxes), 47), 0.01, np.float32)
+        probs[np.arange(len(boxes)), ids] = 0.9
+        return ids, probs
+
+
+needs_model = pytest.mark.skipif(not DEFAULT_MODEL.is_file(), reason=f"{DEFAULT_MODEL} not built yet")
+
+
+@needs_model
+def test_the_reader_replaces_face_up_classes_only():
+    det = TileDetector(reader_path=None)
+    det.reader = _FakeReader()
+    found = TileDetections(
+        boxes=np.array([[0, 0, 10, 13], [20, 0, 30, 13], [40, 0, 50, 13]], np.float32),
+        class_ids=np.array([class_id("1m"), class_id("2m"), class_id(BACK)]),
+        angles=np.zeros(3, np.int64),
+        face_up=np.array([True, True, False]),
+        confidence=np.full(3, 0.5, np.float32),
+    )
+    out = det._reread(np.zeros((20, 60, 3), np.uint8), found)
+    # tile 0: re-read; tile 1: the reader saw no face, the net's 2m stays; tile 2: face down, untouched
+    assert out.codes.tolist() == ["9p", "2m", BACK]
+    assert np.allclose(out.confidence, [0.9, 0.5, 0.5])
+
+
+@needs_model
+def test_a_named_reader_must_exist(tmp_path):
+    with pytest.raises(ModelError, match="missing-reader.onnx"):
+        TileDetector(reader_path=tmp_path / "missing-reader.onnx")
