@@ -26,6 +26,7 @@ from models.data import is_held_out, load_yolo_dirs
 from models.metrics import Counts, count_image
 from tracker.figures import emit_figures
 from tracker.tiles import MODEL_CLASSES, RED_FIVES, deaka
+from vision.reader_options import DEFAULT_READER, add_reader_argument, reader_choice
 
 PEER_RUNNER = Path(__file__).with_name("peer_runner.py")
 
@@ -47,10 +48,12 @@ def _normalise(codes, keep_red: bool) -> np.ndarray:
     return np.asarray(codes if keep_red else [deaka(c) for c in codes], dtype=object)
 
 
-def evaluate_ours(samples, model: Path | None, keep_red: bool, threads: int = 2, zoom: float = 1.0):
+def evaluate_ours(
+    samples, model: Path | None, keep_red: bool, threads: int = 2, zoom: float = 1.0, reader=DEFAULT_READER
+):
     from vision.detector import DEFAULT_MODEL, TileDetector
 
-    detector = TileDetector(model or DEFAULT_MODEL, threads=threads)
+    detector = TileDetector(model or DEFAULT_MODEL, threads=threads, reader_path=reader)
     widths = [w for s in samples if (w := s.median_tile_width())]
     fallback = float(np.median(widths)) if widths else 32.0
     codes = np.asarray(MODEL_CLASSES, dtype=object)
@@ -113,13 +116,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--model", type=Path, help="ONNX model (default: models/tiles.onnx)")
     ap.add_argument("--peer", help="python of a virtualenv with mahjong-detector installed")
     ap.add_argument("--json", type=Path, help="write the figures here too")
+    add_reader_argument(ap)
     ap.add_argument("--zoom", type=float, default=1.0, help="experiment: pass tile_px / ZOOM to our detector")
     args = ap.parse_args(argv)
 
     classes = _classes(args.classes)
     samples = _load(args.images, args.labels, classes, args.held_out)
     keep_red = any(c in RED_FIVES for c in classes)
-    ours, times, _ = evaluate_ours(samples, args.model, keep_red, zoom=args.zoom)
+    ours, times, _ = evaluate_ours(samples, args.model, keep_red, zoom=args.zoom, reader=reader_choice(args))
     report = {
         "images": len(samples),
         "ours": ours.summary() | {"median_ms": round(float(np.median(times)), 2)},

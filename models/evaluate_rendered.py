@@ -25,6 +25,7 @@ from models.data import load_coco
 from models.metrics import Counts, count_image, greedy_match, iou_matrix
 from tracker.figures import emit_figures
 from tracker.tiles import BACK, MODEL_CLASSES, RED_FIVES, STANDING, deaka
+from vision.reader_options import add_reader_argument, reader_choice
 
 
 def frames_from_synth(folder: Path, count: int):
@@ -107,11 +108,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--frames", type=int, default=20)
     ap.add_argument("--model", type=Path)
     ap.add_argument("--json", type=Path)
+    add_reader_argument(ap)
     args = ap.parse_args(argv)
 
     from vision.detector import DEFAULT_MODEL, TileDetector
 
-    detector = TileDetector(args.model or DEFAULT_MODEL)
+    detector = TileDetector(args.model or DEFAULT_MODEL, reader_path=reader_choice(args))
     frames = itertools.chain.from_iterable(
         frames_from_synth(src, args.frames) if src.is_dir() else frames_from_coco(src, args.frames)
         for src in args.sources

@@ -2,6 +2,10 @@
 
     python -m models.quantize models/tiles-fp32.onnx models/tiles.onnx \
         --data ../shared/data/real/riichi-jp/train --data /tmp/stills [--count 96]
+    python -m models.quantize /tmp/reader/reader.onnx models/reader.onnx --reader --data ...
+
+``--reader``: the tile reader (``models.train_reader``), calibrated on batches of 32 tile crops cut
+as ``vision.reader`` cuts them; its final linear layer stays float.
 
 Calibration images come from the training side of ``models.data.split`` only, rescaled exactly as
 ``TileDetector`` rescales them (tiles ``NATIVE_TILE_PX`` wide) and cut to 384 x 384. Convolutions
@@ -42,7 +46,32 @@ def calibration_inputs(specs: list[str], count: int, seed: int = 0) -> list[np.n
     return inputs
 
 
-def quantize(model: Path, out: Path, inputs: list[np.ndarray]) -> None:
+def reader_calibration_inputs(specs: list[str], count: int, seed: int = 0) -> list[np.ndarray]:
+    """``count`` batches (32, 3, READER_PX, READER_PX) of training tiles, cut as the reader cuts them."""
+    from models.data import load_any, split
+    from vision.reader import crop_tiles, to_input
+
+    rng = np.random.default_rng(seed)
+    per_set = [[s for s in split(load_any(spec))[0] if len(s.classes)] for spec in specs]
+    inputs = []
+    for k in range(count):
+        samples = per_set[k % len(per_set)]
+        crops = []
+        while sum(len(c) for c in crops) < 32:
+            sample = samples[int(rng.integers(len(samples)))]
+            crops.append(crop_tiles(sample.load_image(), sample.boxes))
+        inputs.append(to_input(np.concatenate(crops)[:32]))
+    return inputs
+
+
+def quantize(
+    model: Path,
+    out: Path,
+    inputs: list[np.ndarray],
+    input_name: str = "image",
+    float_nodes: tuple[str, ...] = FLOAT_NODES,
+    op_types: tuple[str, ...] = ("Conv", "Relu", "Add", "Resize"),
+) -> None:
     from onnxruntime.quantization import CalibrationDataReader, QuantFormat, QuantType, quantize_static
     from onnxruntime.quantization.shape_inference import quant_pre_process
 
@@ -52,7 +81,7 @@ def quantize(model: Path, out: Path, inputs: list[np.ndarray]) -> None:
 
         def get_next(self):
             x = next(self.items, None)
-            return None if x is None else {"image": x}
+            return None if x is None else {input_name: x}
 
     with tempfile.TemporaryDirectory() as tmp:
         prepared = Path(tmp) / "prepared.onnx"
@@ -65,8 +94,8 @@ def quantize(model: Path, out: Path, inputs: list[np.ndarray]) -> None:
             activation_type=QuantType.QUInt8,
             weight_type=QuantType.QInt8,
             per_channel=True,
-            op_types_to_quantize=["Conv", "Relu", "Add", "Resize"],
-            nodes_to_exclude=list(FLOAT_NODES),
+            op_types_to_quantize=list(op_types),
+            nodes_to_exclude=list(float_nodes),
         )
 
 
@@ -77,8 +106,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--data", action="append", required=True, help="YOLO folder, stills folder or COCO json")
     ap.add_argument("--count", type=int, default=96)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--reader", action="store_true", help="the model is the tile reader, not the detector")
     args = ap.parse_args(argv)
-    quantize(args.model, args.out, calibration_inputs(args.data, args.count, args.seed))
+    if args.reader:
+        inputs = reader_calibration_inputs(args.data, args.count, args.seed)
+        quantize(args.model, args.out, inputs, "crops", (), ("Conv", "Relu"))
+    else:
+        quantize(args.model, args.out, calibration_inputs(args.data, args.count, args.seed))
     print(f"wrote {args.out}")
     return 0
 

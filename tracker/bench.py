@@ -13,6 +13,8 @@ import resource
 import sys
 import time
 
+from vision.reader_options import add_reader_argument, reader_choice
+
 
 def cpu_seconds() -> float:
     """CPU time of this process (all threads): on a shared machine, the cost that load does not hide."""
@@ -33,6 +35,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("video")
     parser.add_argument("--model", help="tile model (default: models/tiles.onnx)")
     parser.add_argument("--threads", type=int, default=1, help="onnxruntime threads")
+    add_reader_argument(parser)
     args = parser.parse_args(argv)
 
     from tracker.run import analyze_video
@@ -43,7 +46,9 @@ def main(argv: list[str] | None = None) -> int:
 
     frames, decode_s, decode_cpu = decode_only(args.video)
     calibration = calibrate_video(args.video)
-    detector = TileDetector(args.model or DEFAULT_MODEL, threads=args.threads)
+    detector = TileDetector(
+        args.model or DEFAULT_MODEL, threads=args.threads, reader_path=reader_choice(args)
+    )
     tracker = TableTracker(calibration, detector, TrackerConfig())
     cpu = cpu_seconds()
     result = analyze_video(VideoSource(args.video), tracker, progress=False)

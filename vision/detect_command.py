@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 from tracker.commands import CommandError
+from vision.reader_options import add_reader_argument, reader_choice
 
 #: tile widths tried when --tile-px is not given (geometric, covers 14..96 px)
 AUTO_TILE_PX = (16.0, 24.0, 36.0, 54.0, 80.0)
@@ -27,6 +28,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--json", required=True, type=Path, dest="out", metavar="OUT")
     p.add_argument("--model", type=Path, help="ONNX model (default: the packaged models/tiles.onnx)")
     p.add_argument("--threshold", type=float, default=0.3, help="minimum tile centre score")
+    add_reader_argument(p)
     p.set_defaults(func=run)
 
 
@@ -37,7 +39,9 @@ def run(args: argparse.Namespace) -> int:
     if args.tile_px is not None and not 1 <= args.tile_px <= 1024:
         raise CommandError(f"--tile-px must be between 1 and 1024, got {args.tile_px}")
     try:
-        detector = TileDetector(args.model or DEFAULT_MODEL, threshold=args.threshold)
+        detector = TileDetector(
+            args.model or DEFAULT_MODEL, threshold=args.threshold, reader_path=reader_choice(args)
+        )
     except ModelError as err:
         raise CommandError(str(err)) from None
     result = {}

@@ -16,7 +16,8 @@ import numpy as np
 from models.spec import ANGLES, NATIVE_TILE_PX, STRIDE
 from tracker.tiles import BACK, STANDING, class_id
 from vision.detections import TileDetections
-from vision.reader import DEFAULT_READER, TileReader
+from vision.reader import TileReader
+from vision.reader_options import DEFAULT_READER
 
 DEFAULT_MODEL = Path(__file__).resolve().parents[1] / "models" / "tiles.onnx"
 _FACE_DOWN = np.array([class_id(BACK), class_id(STANDING)])

@@ -15,8 +15,7 @@ import cv2
 import numpy as np
 
 from models.spec import READER_MARGIN, READER_PX
-
-DEFAULT_READER = Path(__file__).resolve().parents[1] / "models" / "reader.onnx"
+from vision.reader_options import DEFAULT_READER
 
 
 def crop_tiles(

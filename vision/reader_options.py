@@ -1,0 +1,22 @@
+"""Which tile reader a command uses: the bundled one, a named file, or none (no heavy imports here:
+the CLI registers these options at start-up)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+DEFAULT_READER = Path(__file__).resolve().parents[1] / "models" / "reader.onnx"
+
+
+def add_reader_argument(parser) -> None:
+    """``--reader PATH`` / ``--no-reader`` for the commands and scripts that build a TileDetector."""
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument(
+        "--reader", type=Path, help="tile reader model (default: models/reader.onnx if present)"
+    )
+    group.add_argument("--no-reader", action="store_true", help="classes from the detector net alone")
+
+
+def reader_choice(args) -> Path | None:
+    """The ``reader_path`` for TileDetector from parsed ``add_reader_argument`` options."""
+    return None if args.no_reader else (args.reader or DEFAULT_READER)
