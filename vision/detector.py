@@ -43,6 +43,7 @@ class TileDetector:
         threads: int = 2,
         threshold: float = 0.3,
         reader_path: str | Path | None = DEFAULT_READER,
+        reader_weight: float = 0.5,
     ) -> None:
         self.model_path = Path(model_path)
         self.threshold = threshold
@@ -56,6 +57,7 @@ class TileDetector:
             Path(reader_path) != DEFAULT_READER or DEFAULT_READER.is_file()
         )
         self.reader = TileReader(reader_path, threads) if use_reader else None
+        self.reader_weight = reader_weight
 
     def prepare(self, image: np.ndarray, tile_px: float) -> tuple[np.ndarray, float]:
         return net_input(image, tile_px)
@@ -64,22 +66,31 @@ class TileDetector:
         """Tiles in an (H, W, 3) uint8 BGR image whose tiles are about ``tile_px`` px wide."""
         x, scale = self.prepare(image, tile_px)
         peaks, cls, size, offset, orient = self.session.run(None, {self.input_name: x})
-        found = decode(peaks[0, 0], cls[0], size[0], offset[0], orient[0], self.threshold, self.class_logits)
+        found, probs = decode_with_probs(
+            peaks[0, 0], cls[0], size[0], offset[0], orient[0], self.threshold, self.class_logits
+        )
         h, w = image.shape[:2]
         boxes = np.clip(found.boxes / np.float32(scale), 0, [w, h, w, h]).astype(np.float32)
         found = TileDetections(boxes, found.class_ids, found.angles, found.face_up, found.confidence)
-        return self._reread(image, found) if self.reader is not None else found
+        return self._reread(image, found, probs) if self.reader is not None else found
 
-    def _reread(self, image: np.ndarray, found: TileDetections) -> TileDetections:
-        """The reader's class for every face-up tile (it keeps the net's where it sees no face)."""
+    def _reread(self, image: np.ndarray, found: TileDetections, net_probs: np.ndarray) -> TileDetections:
+        """Face-up tiles get the class both looks agree on best: the weighted geometric mean of the
+        net's and the reader's class probabilities over the face classes (``net_probs`` (N, C))."""
         up = np.flatnonzero(found.face_up)
         if not len(up):
             return found
-        ids, probs = self.reader.read(image, found.boxes[up])
-        face = ~np.isin(ids, _FACE_DOWN)
+        _, reader_probs = self.reader.read(image, found.boxes[up])
+        w = self.reader_weight
+        log_p = (1 - w) * np.log(net_probs[up] + 1e-6) + w * np.log(reader_probs + 1e-6)
+        log_p[:, _FACE_DOWN] = -np.inf  # the net found a face here; which face is the question
+        p = np.exp(log_p - log_p.max(axis=1, keepdims=True))
+        p /= p.sum(axis=1, keepdims=True)
+        ids = p.argmax(axis=1)
         class_ids, confidence = found.class_ids.copy(), found.confidence.copy()
-        class_ids[up[face]] = ids[face]
-        confidence[up[face]] = probs[face, ids[face]]
+        class_ids[up] = ids
+        peak = confidence[up] / np.maximum(net_probs[up, found.class_ids[up]], 1e-6)  # the centre score
+        confidence[up] = peak * p[np.arange(len(up)), ids]
         return TileDetections(found.boxes, class_ids, found.angles, found.face_up, confidence)
 
 
@@ -117,7 +128,7 @@ def net_input(image: np.ndarray, tile_px: float) -> tuple[np.ndarray, float]:
     return x, nw / w
 
 
-def decode(
+def decode_with_probs(
     peaks: np.ndarray,
     cls: np.ndarray,
     size: np.ndarray,
@@ -125,8 +136,8 @@ def decode(
     orient: np.ndarray,
     threshold: float,
     class_logits: bool = True,
-) -> TileDetections:
-    """Net maps of one image -> TileDetections in net-input px.
+) -> tuple[TileDetections, np.ndarray]:
+    """Net maps of one image -> (TileDetections in net-input px, class probabilities (N, C)).
 
     ``peaks`` (h, w) local-maximum scores, ``cls`` (C, h, w) logits (probabilities when
     ``class_logits`` is false), ``size`` (2, h, w) px, ``offset`` (2, h, w) in cells, ``orient``
@@ -134,7 +145,7 @@ def decode(
     """
     ys, xs = np.nonzero(peaks > threshold)
     if not len(ys):
-        return TileDetections.empty()
+        return TileDetections.empty(), np.zeros((0, cls.shape[0]), np.float32)
     score = peaks[ys, xs]
     probs = cls[:, ys, xs]  # (C, K)
     if class_logits:  # softmax over the peak cells only
@@ -147,13 +158,27 @@ def decode(
     boxes = np.stack([cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2], axis=1).astype(np.float32)
     keep = suppress_duplicates(boxes, score)
     ids = ids[keep].astype(np.int64)
-    return TileDetections(
+    det = TileDetections(
         boxes=boxes[keep],
         class_ids=ids,
         angles=_ANGLES[orient[:, ys[keep], xs[keep]].argmax(axis=0)],
         face_up=~np.isin(ids, _FACE_DOWN),
         confidence=(score[keep] * probs[ids, keep]).astype(np.float32),
     )
+    return det, probs[:, keep].T.astype(np.float32)
+
+
+def decode(
+    peaks: np.ndarray,
+    cls: np.ndarray,
+    size: np.ndarray,
+    offset: np.ndarray,
+    orient: np.ndarray,
+    threshold: float,
+    class_logits: bool = True,
+) -> TileDetections:
+    """``decode_with_probs`` without the probabilities."""
+    return decode_with_probs(peaks, cls, size, offset, orient, threshold, class_logits)[0]
 
 
 def suppress_duplicates(boxes: np.ndarray, score: np.ndarray, iou: float = 0.5) -> np.ndarray:

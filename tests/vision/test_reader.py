@@ -46,8 +46,15 @@ class _FakeReader:
 needs_model = pytest.mark.skipif(not DEFAULT_MODEL.is_file(), reason=f"{DEFAULT_MODEL} not built yet")
 
 
+def _probs(*pairs):
+    p = np.full(47, 0.001, np.float32)
+    for code, v in pairs:
+        p[class_id(code)] = v
+    return p / p.sum()
+
+
 @needs_model
-def test_the_reader_replaces_face_up_classes_only():
+def test_the_reader_and_the_net_vote_on_face_up_tiles_only():
     det = TileDetector(reader_path=None)
     det.reader = _FakeReader()
     found = TileDetections(
@@ -57,10 +64,19 @@ def test_the_reader_replaces_face_up_classes_only():
         face_up=np.array([True, True, False]),
         confidence=np.full(3, 0.5, np.float32),
     )
-    out = det._reread(np.zeros((20, 60, 3), np.uint8), found)
-    # tile 0: re-read; tile 1: the reader saw no face, the net's 2m stays; tile 2: face down, untouched
+    net = np.stack([_probs(("1m", 0.55), ("9p", 0.4)), _probs(("2m", 0.9)), _probs((BACK, 0.99))])
+    found = TileDetections(
+        found.boxes, found.class_ids, found.angles, found.face_up, 0.8 * net[[0, 1, 2], found.class_ids]
+    )
+    out = det._reread(np.zeros((20, 60, 3), np.uint8), found, net)
+    # tile 0: the net hesitates, the reader is sure: 9p; tile 1: the reader sees a back where the net
+    # found a face: the net's 2m stays; tile 2: face down, untouched
     assert out.codes.tolist() == ["9p", "2m", BACK]
-    assert np.allclose(out.confidence, [0.9, 0.5, 0.5])
+    assert out.confidence[2] == found.confidence[2]
+    # disagreement costs confidence: the reader doubts the net's 2m
+    assert 0.5 < out.confidence[0] / 0.8 < 1.0 and out.confidence[1] < found.confidence[1]
+    det.reader_weight = 0.0  # the net alone
+    assert det._reread(np.zeros((20, 60, 3), np.uint8), found, net).codes.tolist() == ["1m", "2m", BACK]
 
 
 @needs_model
