@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# The whole training recipe of the committed models, one command (models/README.md, "Training"):
+#
+#   bash models/recipe.sh WORKDIR [INIT_CHECKPOINT]
+#
+# Run from the repository root with the train extra installed (pip install -e '.[train]') and
+# ../shared beside the repository. Writes WORKDIR/{procart,stills,tilenet,reader}/ and, at the end,
+# WORKDIR/tiles.onnx and WORKDIR/reader.onnx (int8), to be copied to models/ after evaluation.
+# INIT_CHECKPOINT warm-starts the detector (the committed models did; without it the detector starts
+# from scratch and needs several times the 100 minutes given here). Budgets: DETECTOR_MINUTES,
+# READER_MINUTES, STILLS (environment). Both trainings use one core each; they run side by side.
+set -euo pipefail
+work=${1:?usage: bash models/recipe.sh WORKDIR [INIT_CHECKPOINT]}
+init=${2:-}
+shared=../shared
+py=${PYTHON:-python}
+stills=${STILLS:-1600}
+mkdir -p "$work"
+
+echo "1/5 procedural art sets (48, seed 1)" >&2
+$py -m datasets.art.procedural --count 48 --seed 1 --out "$work/procart" > "$work/procart.log"
+
+tilesets=()
+for d in "$work"/procart/set*; do tilesets+=(--tileset "$d"); done
+for _ in 1 2 3 4 5 6 7 8; do  # the two shared sets: about a quarter of the stills
+    tilesets+=(--tileset "$shared/tileart/fluffystuff" --tileset "$shared/tileart/kmahjongg-default")
+done
+logs=(--log tracker/samples/jansou-mleague-hanchan.mjai.jsonl)
+for f in "$shared"/data/logs/tenhou6/*.json; do logs+=(--log "$f"); done
+
+echo "2/5 training stills (2 workers x $stills)" >&2
+for w in 1 2; do
+    OMP_NUM_THREADS=1 $py -m tracker.cli stills --count "$stills" --seed $((w + 2))000 \
+        --out "$work/stills/w$w" "${tilesets[@]}" "${logs[@]}" 2> "$work/stills-w$w.log" &
+done
+wait
+
+art=(--art "$shared/tileart/fluffystuff" --art "$shared/tileart/kmahjongg-default")
+for d in "$work"/procart/set*; do art+=(--art "$d"); done
+data=(--data "$shared/data/real/riichi-jp/train@2" --data "$shared/data/real/chinese/train"
+      --data "$work/stills/w1" --data "$work/stills/w2")
+
+echo "3/5 detector and reader training, side by side" >&2
+OMP_NUM_THREADS=1 $py -m models.train "${data[@]}" "${art[@]}" --paste 0.3 --lr 2e-3 --batch 16 \
+    --minutes "${DETECTOR_MINUTES:-100}" ${init:+--init "$init"} --out "$work/tilenet" > "$work/tilenet.log" &
+OMP_NUM_THREADS=1 $py -m models.train_reader --data "$shared/data/real/riichi-jp/train@4" \
+    --data "$shared/data/real/chinese/train@2" --data "$work/stills/w1" --data "$work/stills/w2" \
+    --minutes "${READER_MINUTES:-60}" --out "$work/reader" > "$work/reader.log" &
+wait
+
+echo "4/5 int8 quantization" >&2
+calib=(--data "$shared/data/real/riichi-jp/train" --data "$shared/data/real/chinese/train"
+       --data "$work/stills/w1" --data "$work/stills/w2")
+$py -m models.quantize "$work/tilenet/tiles.onnx" "$work/tiles.onnx" "${calib[@]}" --count 96
+$py -m models.quantize "$work/reader/reader.onnx" "$work/reader.onnx" --reader "${calib[@]}" --count 48
+
+echo "5/5 done: evaluate $work/tiles.onnx and $work/reader.onnx (models/README.md, Metrics)" >&2
