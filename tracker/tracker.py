@@ -29,6 +29,7 @@ from rules_check.checker import RulesChecker
 from tracker import events as ev
 from tracker import tiles
 from tracker.analysis import FrameResult
+from tracker.melds import first_sighting, ready_melds, seen_before
 from tracker.table.state import StateError, TableState
 from tracker.temporal import StillnessGate
 from tracker.zones import HAND, MELD, RIVER, WALL, TableView, ZoneBands, assign, to_table
@@ -126,7 +127,10 @@ class _Kyoku:
     )
     # river tiles seen once and gone before confirmed: (edge, frame, candidate)
     vanished: list = field(default_factory=list)
-    cand_meld: list[int] = field(default_factory=lambda: [0] * 4)  # new meld tiles seen in the last read
+    # (M, 2) u, v of the new meld tiles seen on the last read, per edge
+    cand_meld: list[np.ndarray] = field(default_factory=lambda: [np.zeros((0, 2))] * 4)
+    # (M, 3) u, v, frame first in view of new meld tiles, per edge (reads of moving edges too)
+    meld_glimpses: list[np.ndarray] = field(default_factory=lambda: [np.zeros((0, 3))] * 4)
     hand_seen: list[int | None] = field(default_factory=lambda: [None] * 4)
     hand_run: list[int] = field(default_factory=lambda: [0] * 4)  # still readings in a row with that count
     hand_since: list[int] = field(default_factory=lambda: [0] * 4)  # frame of the first of them
@@ -378,6 +382,7 @@ class TableTracker:
             return out
         k.hand_prev, k.hand_now = k.hand_now, self._hand_shapes(view)
         self._note_plain_hands(k)
+        self._glimpse_melds(view, k)
         # melds before rivers: a caller's own discard, seen on the read that confirms its call,
         # comes after the call in the record
         self._read_melds(view, k, out)
@@ -651,25 +656,44 @@ class TableTracker:
             wind, number, honba, sticks = k.round
             self.last_round = (wind, number, honba, sticks, k.result != "hora", len(k.riichi))
 
-    def _read_melds(self, view: TableView, k: _Kyoku, out: list) -> bool:
-        """New meld tiles: a call on the last discard, an ankan or a kakan. True if a call was read."""
-        called = False
-        for e in np.nonzero(self._trusted)[0].tolist():
+    def _glimpse_melds(self, view: TableView, k: _Kyoku) -> None:
+        """Remember when each new meld tile was first in view, on any read (an arm moving there
+        too): only to order things that become certain on the same read."""
+        for e in range(4):
             obs = view.where(e, MELD)
             if not len(obs):
                 continue
+            uv = np.stack([obs.u, obs.v], axis=1).astype(np.float64)
+            if k.melds[e]:
+                known = np.array([(m.u, m.v) for m in k.melds[e]])
+                uv = uv[~seen_before(uv[:, 0], uv[:, 1], known, self.cfg.match_mm)]
+            glimpses = k.meld_glimpses[e]
+            if len(glimpses):
+                gone = ~seen_before(glimpses[:, 0], glimpses[:, 1], uv, self.cfg.match_mm)
+                glimpses = glimpses[~gone]  # became a known meld tile, or was a glimpse of noise
+                uv = uv[~seen_before(uv[:, 0], uv[:, 1], glimpses[:, :2], self.cfg.match_mm)]
+            fresh = np.column_stack([uv, np.full(len(uv), float(self._frame))])
+            k.meld_glimpses[e] = np.concatenate([glimpses.reshape(-1, 3), fresh])
+
+    def _read_melds(self, view: TableView, k: _Kyoku, out: list) -> bool:
+        """New meld tiles: a call on the last discard, an ankan or a kakan. True if a call was read.
+        A new tile counts once seen at the same place on the read before (``tracker.melds``)."""
+        called = False
+        for e in np.nonzero(self._trusted)[0].tolist():
+            obs = view.where(e, MELD)
             known = k.melds[e]
             fresh = np.ones(len(obs), bool)
-            if known:
+            if known and len(obs):
                 ku = np.array([m.u for m in known])
                 kv = np.array([m.v for m in known])
                 d = np.hypot(obs.u[:, None] - ku[None], obs.v[:, None] - kv[None])
                 fresh = d.min(axis=1) >= self.cfg.match_mm
             new = obs.select(fresh)
-            seen_before = k.cand_meld[e] == len(new)
-            k.cand_meld[e] = len(new)
-            if len(new) and not seen_before:
+            certain = seen_before(new.u, new.v, k.cand_meld[e], self.cfg.match_mm)
+            k.cand_meld[e] = np.stack([new.u, new.v], axis=1).astype(np.float64)
+            if not certain.all():
                 self.gate.confirm(self.cfg.confirm_frames)
+            if not certain.any():
                 continue
             # a tile beside (toward the centre of) a sideways meld tile is a kakan's added tile
             side_u = np.array([m.u for m in known if m.sideways]) if known else np.zeros(0)
@@ -678,19 +702,19 @@ class TableTracker:
                 if len(side_u)
                 else np.zeros(len(new), bool)
             )
-            for j in np.nonzero(added)[0]:
+            kakans = np.nonzero(added & certain)[0]
+            # several added at once (two kakans between clean reads): in the order first glimpsed
+            first = first_sighting(new.u[kakans], new.v[kakans], k.meld_glimpses[e], self.cfg.match_mm)
+            for j in kakans[np.argsort(first, kind="stable")]:
                 self._kakan(k, e, new.select(np.array([j])), out)
-            rest = new.select(~added)
-            if len(rest) in (3, 4):
-                called |= self._meld(k, e, rest, out)
-            elif len(rest) == 2 and self._last_discard_gone(k, e):
-                # two tiles came out of a hand as the last discard left the river: a call whose
-                # third tile the detector missed; the river supplies it, the layout stays unknown
-                called |= self._meld(k, e, rest, out)
-            elif len(rest) and not added.any():
-                continue  # a partial meld (or noise): wait for the rest
-            k.cand_meld[e] = 0
-
+            order = np.nonzero(~added)[0]
+            order = order[np.argsort(-new.u[order])]  # right to left: the oldest meld first
+            rest = new.select(order)
+            codes = [self._code(int(c)) for c in rest.class_ids.tolist()]
+            for group in ready_melds(codes, rest.back.tolist(), certain[order].tolist()):
+                if len(group) == 2 and not self._last_discard_gone(k, e):
+                    continue  # two tiles: a call only as the last discard leaves its river
+                called |= self._meld(k, e, rest.select(np.array(group)), out)
         return called
 
     def _discard_called_at_once(self, k: _Kyoku, e: int, out: list) -> None:
@@ -790,9 +814,12 @@ class TableTracker:
             pai = codes[pick] if codes[pick] != "?" else called
             consumed = [c for i, c in enumerate(codes) if i != pick]
         kinds = {tiles.deaka(c) for c in codes if c != "?"}
+        # a set laid wrong (错碰: a pon holding another tile) is still the pon of its called tile:
+        # its kakan must find it; the rules checker judges the tiles laid
+        called_twice = pai != "?" and sum(tiles.deaka(c) == tiles.deaka(pai) for c in codes) >= 2
         if len(codes) == 4:
             kind_cls = ev.Daiminkan
-        elif len(kinds) <= 1:
+        elif len(kinds) <= 1 or called_twice:
             kind_cls = ev.Pon
         else:
             kind_cls = ev.Chi

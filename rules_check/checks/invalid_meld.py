@@ -6,9 +6,10 @@ M-League ch.7 §3 (错吃指副露的三张牌无法组成顺子。错碰、错�
 Code ``invalid_meld``: the tiles the camera saw laid (``laid``, face-up ones), or the event's own
 called + consumed tiles, are not a run of one suit (chi), three of a kind (pon) or four (kans).
 
-Judged only on a meld read whole: a tile the camera could not read (``?``) usually goes with one
-it misread, and a meld whose tiles, with every tile in view, make a fifth copy of a kind is
-misread somewhere; neither is evidence of a wrong set.
+A kakan added to a pon laid wrong (its tile the pon's called kind) is not a second irregularity:
+the call was judged. Judged only on a meld read whole: a tile the camera could not read (``?``)
+usually goes with one it misread, and a meld whose tiles, with every tile in view, make a fifth
+copy of a kind is misread somewhere; neither is evidence of a wrong set.
 """
 
 from __future__ import annotations
@@ -43,10 +44,21 @@ def _read(codes: list[str]) -> bool:
     return all(c in tiles.GAME_CODES and c != tiles.UNKNOWN for c in codes)
 
 
+def _base_pon(event, situation: Situation):
+    """The pon a kakan adds to (named by its called tile), or None."""
+    for m in situation.table.seats[event.actor].melds:
+        if m.type == "pon" and tiles.deaka(m.called or m.tiles[0]) == tiles.deaka(event.pai):
+            return m
+    return None
+
+
 def check(event, situation: Situation) -> list[Finding]:
     if event.type not in _SIZE:
         return []
     if event.type == "kakan":
+        base = _base_pon(event, situation)
+        if base is not None and _read(base.tiles) and not is_set("pon", base.tiles):
+            return []  # added to a pon laid wrong: judged at the call, once
         declared = [event.pai] + list(event.consumed)
     elif event.type == "ankan":
         declared = list(event.consumed)
@@ -70,7 +82,7 @@ def check(event, situation: Situation) -> list[Finding]:
         return []  # a misreading somewhere on the table
     if event.type == "kakan":
         pon = [m for m in situation.table.seats[event.actor].melds if m.type == "pon"]
-        if pon and not any(tiles.deaka(m.tiles[0]) == tiles.deaka(event.pai) for m in pon):
+        if pon and _base_pon(event, situation) is None:
             problems.append(f"no pon of {event.pai} to add to")
     if not problems:
         return []

@@ -304,3 +304,71 @@ def test_a_standing_tile_seen_twice_counts_once():
     view.confidence[-1] = 0.9
     row = standing_row(view.where(0, HAND))
     assert len(row) == 13 and np.all(np.diff(row.u) > 20)
+
+
+def test_kans_made_one_after_another_between_reads_are_each_read_in_order():
+    # a pon of C at edge 0 (seat 0); then, the arm over that meld area between reads, a daiminkan
+    # of seat 1's 9s, a kakan of C and an ankan of 2m (suukantsu): each new meld tile counts once
+    # seen at the same place on two reads, so the melds come out as they were made, none dropped
+    s = _started()
+    first = (0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "1m", False)
+    disc = (2, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "C", False)
+    pon = [
+        (0, MELD, 390.0, tl.MELD_V, "C", False),
+        (0, MELD, 416.0, tl.MELD_V, "C", False),
+        (0, MELD, 448.5, tl.MELD_V + 4.5, "C", True),
+    ]
+    s.read(_rows([first, disc], {}), 10)
+    s.read(_rows([first, disc], {}), 11)
+    s.read(_rows([first], {}) + pon, 20)
+    s.read(_rows([first], {}) + pon, 21)
+    nine = (1, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "9s", False)
+    s.read(_rows([first, nine], {}) + pon, 30)
+    s.read(_rows([first, nine], {}) + pon, 31)
+    assert [e.type for e in s.events if e.type != "hand_count"][-1] == "dahai"
+    kan = [(0, MELD, u, tl.MELD_V, "9s", False) for u in (274.0, 300.0, 326.0)]
+    kan.append((0, MELD, 356.5, tl.MELD_V + 4.5, "9s", True))
+    added = [(0, MELD, 448.5, tl.MELD_V + 4.5 - 26, "C", True)]
+    ankan = [
+        (0, MELD, u, tl.MELD_V, c, False) for u, c in ((165, "2m"), (191, "back"), (217, "back"), (243, "2m"))
+    ]
+    s.read(_rows([first], {}) + pon + kan, 40)
+    s.read(_rows([first], {}) + pon + kan + added, 50)
+    s.read(_rows([first], {}) + pon + kan + added + ankan, 60)
+    s.read(_rows([first], {}) + pon + kan + added + ankan, 61)
+    melds = [e for e in s.events if e.type in ("pon", "daiminkan", "kakan", "ankan")]
+    assert [(e.type, e.actor) for e in melds] == [("pon", 0), ("daiminkan", 0), ("kakan", 0), ("ankan", 0)]
+    assert (melds[1].target, melds[1].pai, sorted(melds[1].consumed)) == (1, "9s", ["9s"] * 3)
+    assert (melds[2].pai, melds[2].consumed) == ("C", ["C"] * 3)
+    assert sorted(melds[3].consumed) == ["2m"] * 4 and melds[3].laid.face_down == [1, 2]
+    assert [e.frame for e in melds[1:]] == [50, 60, 61]
+    assert not s.tracker.state_errors
+
+
+def test_two_kakans_read_at_once_come_in_the_order_they_were_glimpsed():
+    s = _started()
+    first = (0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "1m", False)
+    discards = [(2, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "C", False)]
+    pon_c = [(0, MELD, u, tl.MELD_V, "C", False) for u in (390.0, 416.0)]
+    pon_c.append((0, MELD, 448.5, tl.MELD_V + 4.5, "C", True))
+    s.read(_rows([first] + discards, {}), 10)
+    s.read(_rows([first] + discards, {}), 11)
+    s.read(_rows([first], {}) + pon_c, 20)
+    s.read(_rows([first], {}) + pon_c, 21)
+    discards.append((2, RIVER, tl.RIVER_LEFT + 39, tl.RIVER_ROW0_V, "9s", False))
+    s.read(_rows([first] + discards[1:], {}) + pon_c, 30)
+    s.read(_rows([first] + discards[1:], {}) + pon_c, 31)
+    pon_9 = [(0, MELD, u, tl.MELD_V, "9s", False) for u in (300.0, 326.0)]
+    pon_9.append((0, MELD, 356.5, tl.MELD_V + 4.5, "9s", True))
+    melds = pon_c + pon_9
+    s.read(_rows([first], {}) + melds, 40)
+    s.read(_rows([first], {}) + melds, 41)
+    add_9 = (0, MELD, 356.5, tl.MELD_V + 4.5 - 26, "9s", True)
+    add_c = (0, MELD, 448.5, tl.MELD_V + 4.5 - 26, "C", True)
+    # the 9s added first, seen while the arm still moved over edge 0 (its zones not trusted)
+    moving = np.array([False, True, True, True])
+    s.tracker._observe(_view(_rows([first], {}) + melds + [add_9]), 50, 50 / 30, moving)
+    s.read(_rows([first], {}) + melds + [add_c, add_9], 60)
+    s.read(_rows([first], {}) + melds + [add_c, add_9], 61)
+    kakans = [e.pai for e in s.events if e.type == "kakan"]
+    assert kakans == ["9s", "C"]

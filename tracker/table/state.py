@@ -228,7 +228,8 @@ class TableState:
     def _on_kakan(self, e: ev.Kakan) -> None:
         seat = self.seats[e.actor]
         for meld in seat.melds:
-            if meld.type == "pon" and tiles.deaka(meld.tiles[0]) == tiles.deaka(e.pai):
+            # the called tile names the pon (a wrongly laid pon, 错碰, holds another tile too)
+            if meld.type == "pon" and tiles.deaka(meld.called or meld.tiles[0]) == tiles.deaka(e.pai):
                 break
         else:
             raise StateError(f"seat {e.actor} adds {e.pai} to a pon it does not have")

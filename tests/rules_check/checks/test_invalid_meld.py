@@ -38,8 +38,8 @@ def test_pon_declared_with_a_different_tile():
     ]
     stream += [ev.Dahai(actor=2, pai="W", tsumogiri=False)]
     checker = feed(stream)
-    assert found(checker) == [("invalid_meld", 2, "dead_hand")]
-    assert "错碰" in checker.alerts[0].message
+    melds = [a for a in checker.alerts if a.code == "invalid_meld"]
+    assert [(a.seat, a.penalty) for a in melds] == [(2, "dead_hand")] and "错碰" in melds[0].message
 
 
 def test_ankan_with_face_down_tiles_is_judged_on_its_face_up_ones():
@@ -56,3 +56,21 @@ def test_ankan_with_face_down_tiles_is_judged_on_its_face_up_ones():
             ev.Dahai(actor=0, pai="N", tsumogiri=True),
         ]
         assert found(feed(stream)) == want
+
+
+def test_a_kakan_added_to_a_pon_laid_wrong_is_not_a_second_irregularity():
+    # seat 2 pons 7m but lays an 8m with it (错碰, alerted at the call); it later adds its last 7m
+    laid = ev.MeldPlacement(tiles=["8m", "7m", "7m"], sideways=[1])
+    stream = start(CHI_HANDS) + draw(0, "7m")
+    stream += [ev.Pon(actor=2, target=0, pai="7m", consumed=["8m", "7m"], laid=laid)]
+    stream += [ev.Dahai(actor=2, pai="W", tsumogiri=False)]
+    stream += draw(3, "5m") + draw(0, "6m") + draw(1, "3p")
+    stream += [ev.Tsumo(actor=2, pai="1p"), ev.Kakan(actor=2, pai="7m", consumed=["8m", "7m", "7m"])]
+    stream += [
+        ev.Dora(dora_marker="1s"),
+        ev.Tsumo(actor=2, pai="N"),
+        ev.Dahai(actor=2, pai="N", tsumogiri=True),
+    ]
+    checker = feed(stream)
+    melds = [a for a in checker.alerts if a.code == "invalid_meld"]
+    assert [(a.seat, a.penalty) for a in melds] == [(2, "dead_hand")] and "错碰" in melds[0].message

@@ -1,0 +1,34 @@
+"""Cutting new meld tiles into melds (``tracker.melds``), right to left, oldest first."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tracker.melds import meld_size, ready_melds, seen_before
+
+
+def test_a_tile_counts_once_seen_at_the_same_place_on_the_read_before():
+    prev = np.array([[100.0, 385.0], [126.0, 385.0]])
+    got = seen_before(np.array([101.0, 126.0, 160.0]), np.array([386.0, 385.0, 385.0]), prev, 15.0)
+    assert got.tolist() == [True, True, False]
+    assert seen_before(np.array([1.0]), np.array([1.0]), np.zeros((0, 2)), 15.0).tolist() == [False]
+
+
+def test_melds_are_cut_by_what_they_are():
+    assert meld_size(["9s"] * 4 + ["2m"], [False] * 5) == 4  # daiminkan
+    assert meld_size(["2m", "?", "?", "2m"], [False, True, True, False]) == 4  # ankan, middle down
+    assert meld_size(["3m", "4m", "5m", "?"], [False, False, False, True]) == 3  # chi, then an ankan
+    assert meld_size(["5p", "5pr", "5p", "6p"], [False] * 4) == 3  # pon of fives, then another meld
+    codes = ["9s"] * 4 + ["2m", "?", "?", "2m"]
+    backs = [False] * 4 + [False, True, True, False]
+    assert ready_melds(codes, backs, [True] * 8) == [[0, 1, 2, 3], [4, 5, 6, 7]]
+
+
+def test_only_certain_tiles_from_the_right_make_melds_and_a_kan_being_laid_waits():
+    codes = ["C", "C", "C", "9s", "9s", "9s"]
+    assert ready_melds(codes, [False] * 6, [True, True, True, True, False, False]) == [[0, 1, 2]]
+    # three 9s certain, a fourth 9s just put down: a daiminkan still being laid, not a pon
+    assert ready_melds(["9s"] * 4, [False] * 4, [True, True, True, False]) == []
+    # two certain tiles alone may be a call with a missed tile; beside uncertain ones they wait
+    assert ready_melds(["4p", "5p"], [False] * 2, [True, True]) == [[0, 1]]
+    assert ready_melds(["4p", "5p", "6p"], [False] * 3, [True, True, False]) == []

@@ -1,0 +1,75 @@
+"""New meld tiles: which are certain, and which of them make up which meld.
+
+A seat's melds lie in one row from its right corner leftward, a few mm apart, so new melds cannot
+be told apart by gaps: a player making several kans in a row (the arm over the meld area between
+the tracker's reads) adds a daiminkan, a kakan's tile and an ankan before the next clean read.
+Each new tile therefore counts once it has been seen at the same place on two reads in a row, and
+the certain ones are cut into melds from the right (the oldest first) by what they are: four with
+two backs (an ankan) or four face up of one kind (a daiminkan), else three.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tracker import tiles
+
+
+def seen_before(u: np.ndarray, v: np.ndarray, previous: np.ndarray, match_mm: float) -> np.ndarray:
+    """(N,) bool: which tiles at ``u``, ``v`` (mm) lay within ``match_mm`` of one of ``previous``
+    ((M, 2) u, v of the new tiles of the read before)."""
+    if not len(u) or not len(previous):
+        return np.zeros(len(u), bool)
+    d = np.hypot(u[:, None] - previous[None, :, 0], v[:, None] - previous[None, :, 1])
+    return d.min(axis=1) < match_mm
+
+
+def first_sighting(u: np.ndarray, v: np.ndarray, glimpses: np.ndarray, match_mm: float) -> np.ndarray:
+    """(N,) frame each tile at ``u``, ``v`` was first in view, from ``glimpses`` ((M, 3) u, v,
+    frame); tiles never glimpsed get +inf (after every glimpsed one)."""
+    out = np.full(len(u), np.inf)
+    if not len(u) or not len(glimpses):
+        return out
+    d = np.hypot(u[:, None] - glimpses[None, :, 0], v[:, None] - glimpses[None, :, 1])
+    near = d < match_mm
+    frames = np.where(near, glimpses[None, :, 2], np.inf)
+    return frames.min(axis=1)
+
+
+def _kind(code: str) -> str:
+    return tiles.deaka(code)
+
+
+def meld_size(codes: list[str], backs: list[bool]) -> int:
+    """How many of ``codes`` (right to left, the next meld's tiles first) one meld takes."""
+    if len(codes) >= 4:
+        four, down = codes[:4], backs[:4]
+        up = {_kind(c) for c, b in zip(four, down) if not b and c != tiles.UNKNOWN}
+        if len(up) <= 1 and (sum(down) == 2 or not any(down)):
+            return 4  # an ankan (two face down) or a daiminkan (four of a kind)
+    return min(3, len(codes))
+
+
+def ready_melds(codes: list[str], backs: list[bool], certain: list[bool]) -> list[list[int]]:
+    """Indices (into the inputs, ordered right to left as the tiles lie) of the melds that can be
+    read now. Only a run of certain tiles from the right counts; a meld of three of a kind whose
+    next tile, not certain yet, is a fourth of that kind waits (a daiminkan still being laid).
+    Two tiles are returned only when they are all there is and certain (a call whose third tile
+    the detector missed: the caller decides); a lone tile waits."""
+    run = next((i for i, c in enumerate(certain) if not c), len(codes))
+    out: list[list[int]] = []
+    i = 0
+    while i < run:
+        size = meld_size(codes[i:run], backs[i:run])
+        group = list(range(i, i + size))
+        if size == 3 and run < len(codes):
+            kinds = {_kind(codes[j]) for j in group}
+            if len(kinds) == 1 and _kind(codes[run]) in kinds:
+                break
+        if size < 3:
+            if size == 2 and not out and run == len(codes):
+                out.append(group)
+            break
+        out.append(group)
+        i += size
+    return out
