@@ -272,25 +272,29 @@ def parse_event(data: dict[str, Any]) -> Any:
 
 def apply_retractions(events: list) -> list:
     """The record with every ``retract`` applied: retracted events dropped, corrected tiles set
-    (the ``retract`` events themselves left out)."""
-    drop: set[tuple] = set()
-    fix: dict[tuple, str] = {}
-    for e in events:
-        if e.type == "retract":
-            key = (e.target_type, e.target_frame, e.actor)
+    (the ``retract`` events themselves left out). A retraction names the latest event before it
+    of that type, frame and actor (a kan's replacement draw shares its frame with the draw before
+    the kan)."""
+    drop: set[int] = set()
+    fix: dict[int, str] = {}
+    for i, e in enumerate(events):
+        if e.type != "retract":
+            continue
+        key = (e.target_type, e.target_frame, e.actor)
+        for j in range(i - 1, -1, -1):
+            x = events[j]
+            if j in drop or (x.type, x.frame, getattr(x, "actor", None)) != key:
+                continue
             if e.pai is None:
-                drop.add(key)
+                drop.add(j)
             else:
-                fix[key] = e.pai
+                fix[j] = e.pai
+            break
     out = []
-    for e in events:
-        if e.type == "retract":
+    for j, e in enumerate(events):
+        if e.type == "retract" or j in drop:
             continue
-        key = (e.type, e.frame, getattr(e, "actor", None))
-        if key in drop:
-            drop.discard(key)  # one retraction removes one event
-            continue
-        if key in fix and hasattr(e, "pai"):
-            e = e.model_copy(update={"pai": fix.pop(key)})
+        if j in fix and hasattr(e, "pai"):
+            e = e.model_copy(update={"pai": fix[j]})
         out.append(e)
     return out

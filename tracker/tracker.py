@@ -116,6 +116,9 @@ class _Kyoku:
     doras: int = 0  # new indicators emitted (one per kan at most)
     dora_waiting: list[tuple[str, int]] = field(default_factory=list)  # (code, frame): its kan not read yet
     result: str | None = None  # "hora" / "ryukyoku" once seen
+    last_kakan: tuple[int, str, int] | None = None  # (edge, tile, frame) of a kakan not yet passed
+    ron_on: tuple[int, str] | None = None  # (edge, tile) a ron was won on: another may win it too
+    winners: set[int] = field(default_factory=set)
     ended: bool = False  # hora / ryukyoku emitted
     last_discard: tuple[int, int] | None = None  # (edge, slot index) still callable
     last_actor: int | None = None  # edge of the last to act
@@ -361,6 +364,8 @@ class TableTracker:
             k.cleared = k.cleared + 1 if self._cleared(k, backs, view, river_tiles) else 0
             if k.cleared >= self.cfg.cleared_reads:
                 k.ended = True
+        if k is not None and k.ended and k.ron_on is not None:
+            self._read_more_rons(view, k, out)
         if k is None or k.ended:
             if not self._trusted.all():
                 return out  # a fresh deal or a cleared table is judged on the whole table
@@ -592,6 +597,7 @@ class TableTracker:
         if early is not None:
             out.append(lambda seat, n=early: ev.WallTake(actor=seat(n)))
         k.after_call = None
+        k.last_kakan = None
         k.drew[e] = False
         k.pending_count[e] -= 1
         if riichi:
@@ -753,6 +759,7 @@ class TableTracker:
         consumed = (pon + ["?"] * 3)[:3]
         self._own_draw(k, e, out)
         out.append(lambda seat: ev.Kakan(actor=seat(e), pai=code, consumed=consumed))
+        k.last_kakan = (e, code, self._frame)  # robbable (chankan) until play passes on
         _disarm(k, e)
         k.kans += 1
         out.append(lambda seat: ev.Tsumo(actor=seat(e), pai="?"))
@@ -762,6 +769,7 @@ class TableTracker:
     def _meld(self, k: _Kyoku, e: int, new: TableView, out: list) -> bool:
         if not k.started:
             return False
+        k.last_kakan = None
         if len(new) == 4 and new.face_up.all() and not _one_kind([self._code(int(c)) for c in new.class_ids]):
             # four face-up tiles of more than one kind are no kan: a call plus a stray detection
             new = new.select(np.argsort(-new.confidence)[:3])
@@ -915,19 +923,60 @@ class TableTracker:
             return
         k.result = "hora"
         for e, codes in winners.items():
-            # a drawn tile seen in the winner's hand (set apart, or its draw read) makes it tsumo
-            drew = k.drew[e] or k.armed[e] is not None
-            ron = k.last_discard is not None and k.last_discard[0] != e and k.last_actor != e and not drew
-            if ron:
-                src_edge, src_index = k.last_discard
-                pai = _pick_code(k.rivers[src_edge][src_index].votes)
-                out.append(
-                    lambda seat, e=e, s=src_edge, p=pai, h=codes: ev.Hora(
-                        actor=seat(e), target=seat(s), pai=p, hand=h
-                    )
+            self._win(k, e, codes, out)
+
+    def _win(self, k: _Kyoku, e: int, codes: list[str], out: list) -> None:
+        """Edge ``e`` won with ``codes`` laid open: on another's kakan (chankan: the kan's
+        replacement draw never came), on the last discard (ron), or on its own draw (tsumo,
+        rinshan kaihou after its own kan included)."""
+        k.winners.add(e)
+        # a drawn tile seen in the winner's hand (set apart, or its draw read) makes it tsumo
+        drew = k.drew[e] or k.armed[e] is not None
+        if k.last_kakan is not None and k.last_kakan[0] != e and not drew:
+            src, pai, frame = k.last_kakan
+            if k.ron_on is None:  # (a second winner on the same kakan: retracted once)
+                out.append(self._no_replacement(src, frame))
+            k.ron_on = (src, pai)
+            out.append(
+                lambda seat, e=e, s=src, p=pai, h=codes: ev.Hora(actor=seat(e), target=seat(s), pai=p, hand=h)
+            )
+            return
+        ron = k.last_discard is not None and k.last_discard[0] != e and k.last_actor != e and not drew
+        if ron:
+            src_edge, src_index = k.last_discard
+            pai = _pick_code(k.rivers[src_edge][src_index].votes)
+            k.ron_on = (src_edge, pai)
+            out.append(
+                lambda seat, e=e, s=src_edge, p=pai, h=codes: ev.Hora(
+                    actor=seat(e), target=seat(s), pai=p, hand=h
                 )
-            else:
-                out.append(lambda seat, e=e, h=codes: ev.Hora(actor=seat(e), target=seat(e), hand=h))
+            )
+        else:
+            out.append(lambda seat, e=e, h=codes: ev.Hora(actor=seat(e), target=seat(e), hand=h))
+
+    @staticmethod
+    def _no_replacement(src: int, frame: int) -> EventFactory:
+        return lambda seat: ev.Retract(
+            target_type="tsumo",
+            target_frame=frame,
+            actor=seat(src),
+            reason="kakan robbed (chankan): no replacement draw",
+        )
+
+    def _read_more_rons(self, view: TableView, k: _Kyoku, out: list) -> None:
+        """After a ron, another hand laid open as a winning one (double ron) won on the same tile."""
+        src, pai = k.ron_on
+        for e in np.nonzero(self._trusted)[0].tolist():
+            if e in k.winners or e == src:
+                continue
+            hand = view.where(e, HAND)
+            up = hand.select(hand.face_up)
+            groups = len({m.group for m in k.melds[e]})
+            if len(up) < self.cfg.open_hand_min or (len(up) + 3 * groups) % 3 != 2:
+                continue
+            codes = [self._code(int(c)) for c in up.select(np.argsort(up.u)).class_ids.tolist()]
+            k.winners.add(e)
+            out.append(lambda seat, e=e, h=codes: ev.Hora(actor=seat(e), target=seat(src), pai=pai, hand=h))
 
 
 def _disarm(k: _Kyoku, e: int) -> None:

@@ -372,3 +372,50 @@ def test_two_kakans_read_at_once_come_in_the_order_they_were_glimpsed():
     s.read(_rows([first], {}) + melds + [add_c, add_9], 61)
     kakans = [e.pai for e in s.events if e.type == "kakan"]
     assert kakans == ["9s", "C"]
+
+
+def _open_hand(edge: int, codes: str) -> list:
+    """A hand laid face up: ``codes`` as a tile string, left to right."""
+    from tracker.tiles import parse
+
+    return [(edge, HAND, -250 + 26 * i, tl.HAND_V, c, False) for i, c in enumerate(parse(codes))]
+
+
+def test_a_win_on_anothers_kakan_is_a_ron_on_the_added_tile_chankan():
+    s = _started()
+    first = (0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "1m", False)
+    disc = (2, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "C", False)
+    pon = [(0, MELD, u, tl.MELD_V, "C", False) for u in (390.0, 416.0)]
+    pon.append((0, MELD, 448.5, tl.MELD_V + 4.5, "C", True))
+    s.read(_rows([first, disc], {}), 10)
+    s.read(_rows([first, disc], {}), 11)
+    s.read(_rows([first], {}) + pon, 20)
+    s.read(_rows([first], {}) + pon, 21)
+    added = [(0, MELD, 448.5, tl.MELD_V + 4.5 - 26, "C", True)]
+    s.read(_rows([first], {}) + pon + added, 30)
+    s.read(_rows([first], {}) + pon + added, 31)
+    assert [e.type for e in s.events if e.type in ("kakan", "tsumo")][-2:] == ["kakan", "tsumo"]
+    won = {1: _open_hand(1, "123m456p789s11z55z7z")}
+    s.read(_rows([first], won) + pon + added, 40)
+    hora = [e for e in s.events if e.type == "hora"]
+    assert [(e.actor, e.target, e.pai) for e in hora] == [(1, 0, "C")]
+    # the replacement draw never came: retracted, and the record reads kakan then hora
+    from tracker.events import apply_retractions
+
+    record = [e.type for e in apply_retractions(s.events) if e.type not in ("hand_count", "dora")]
+    assert record[-2:] == ["kakan", "hora"]
+
+
+def test_a_second_hand_laid_open_on_the_same_discard_is_a_double_ron():
+    s = _started()
+    first = (0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "1m", False)
+    nine = (1, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "9s", False)
+    s.read(_rows([first, nine], {}), 10)
+    s.read(_rows([first, nine], {}), 11)
+    one = {2: _open_hand(2, "123m456p789s11z999s")}
+    s.read(_rows([first, nine], one), 20)
+    two = {**one, 3: _open_hand(3, "111m456p789s55z999s")}
+    s.read(_rows([first, nine], two), 30)
+    s.read(_rows([first, nine], two), 31)
+    hora = [e for e in s.events if e.type == "hora"]
+    assert [(e.actor, e.target, e.pai) for e in hora] == [(2, 1, "9s"), (3, 1, "9s")]
