@@ -2,7 +2,10 @@
 
 Figures (DESIGN.md "How we measure", issue 5): discards right (code, sideways flag, order), melds
 right (type, tiles, source seat), dora indicators, tsumogiri flag, win/draw results, spurious
-events per 10 kyoku, standing-hand counts at the moments the tracker reported them, event
+events per 10 kyoku, standing-hand counts at the moments the tracker reported them and at the
+truth's stable moments (each second of play, at the clip's pace, of a table where no tile had
+moved for a second: the tracker's latest count per seat against the standing tiles there, with
+the share of moments it had reported one), event
 latency (analysis frame minus truth frame), staged alerts found (code and seat within 2 s).
 Seats are aligned through the calibration: the truth's seat 0 sits at the image bottom; the
 analysis names its seat-0 edge in ``summary.json``.
@@ -27,6 +30,7 @@ from tracker.table.state import StateError, TableState
 EDGES = ("bottom", "right", "top", "left")
 GAME = ("dahai", "chi", "pon", "daiminkan", "kakan", "ankan", "dora", "reach", "hora", "ryukyoku")
 MELDS = ("chi", "pon", "daiminkan", "kakan", "ankan")
+KYOKU_MARKS = ("start_kyoku", "hora", "ryukyoku")
 
 
 def _by_kyoku(events: list, seat_map) -> dict:
@@ -95,6 +99,84 @@ def _truth_hand_counts(events: list) -> list[tuple[int, list[int]]]:
         if state.in_kyoku:
             out.append((e.frame, [s.hand_count for s in state.seats]))
     return out
+
+
+def truth_scenes(clip_dir: Path) -> tuple[list[dict], float] | None:
+    """The table at every moment a tile changed (the renderer's own scene steps replayed from
+    ``synth.json``) and the clip's pace (play seconds per video second), or None for a clip
+    without one."""
+    try:
+        from datasets.synth.pipeline import SPEC_NAME, replay_renderer
+
+        renderer = replay_renderer(clip_dir)
+        pace = float(json.loads((Path(clip_dir) / SPEC_NAME).read_text())["request"].get("pace") or 1.0)
+    except Exception:  # noqa: BLE001 - an old or foreign clip: the figure is left out, not guessed
+        return None
+    return None if renderer is None else (list(renderer.scene_truth()), pace)
+
+
+def stable_moments(scenes: list[dict], fps: float, end_frame: int, still_s: float = 1.0):
+    """Stable moments of the truth: one per ``still_s`` of stillness, from ``still_s`` after a
+    change on the table (no tile picked up or put down anywhere) until the next (a tile carried
+    from a pick to its place is in the air for a fraction of a second: never a moment). ``fps``
+    is video frames per second of play (a clip rendered at pace P plays P seconds a second).
+
+    Returns ``frames`` (M,) int and ``standing`` (M, 4) int: standing tiles per truth seat."""
+    frames = np.array([s["frame"] for s in scenes], np.int64)
+    standing = np.zeros((len(scenes), 4), np.int64)
+    for i, scene in enumerate(scenes):
+        for tile in scene["tiles"]:
+            if tile["code"] == "standing" and tile.get("seat") is not None:
+                standing[i, tile["seat"]] += 1
+    if not len(frames):
+        return np.zeros(0, np.int64), np.zeros((0, 4), np.int64)
+    step = lag = max(1, int(round(still_s * fps)))
+    nexts = np.append(frames[1:], end_frame)
+    out_f, out_s = [], []
+    for i in range(len(frames)):
+        for f in range(int(frames[i]) + lag, int(nexts[i]), step):
+            out_f.append(f)
+            out_s.append(standing[i])
+    if not out_f:
+        return np.zeros(0, np.int64), np.zeros((0, 4), np.int64)
+    return np.array(out_f, np.int64), np.stack(out_s)
+
+
+def score_stable_counts(
+    moment_frames: np.ndarray, standing: np.ndarray, kyoku_starts: list[int], reports: list, seat_map
+) -> dict:
+    """At each stable moment and seat: the tracker's latest ``hand_count`` of that seat in the
+    current kyoku (``reports``: analysis events) against the standing tiles truly there.
+    ``moments`` counts seat-moments; ``reported`` those with a report; ``right`` the right ones."""
+    by_seat: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+    for s in range(4):
+        mine = [(e.frame, e.count) for e in reports if e.type == "hand_count" and seat_map(e.actor) == s]
+        mine.sort()
+        by_seat[s] = (np.array([f for f, _ in mine], np.int64), np.array([c for _, c in mine], np.int64))
+    starts = np.array(sorted(kyoku_starts), np.int64)
+    # the kyoku each moment lies in starts at this frame (reports before it are stale)
+    since = starts[np.searchsorted(starts, moment_frames, side="right") - 1] if len(starts) else None
+    moments = reported = right = 0
+    for s in range(4):
+        rf, rc = by_seat[s]
+        n = len(moment_frames)
+        moments += n
+        if not n or not len(rf):
+            continue
+        i = np.searchsorted(rf, moment_frames, side="right") - 1
+        has = i >= 0
+        if since is not None:
+            has &= np.where(has, rf[np.clip(i, 0, None)] >= since, False)
+        reported += int(has.sum())
+        right += int((has & (rc[np.clip(i, 0, None)] == standing[:, s])).sum())
+    return {
+        "moments": moments,
+        "reported": reported,
+        "right": right,
+        "coverage": round(reported / moments, 4) if moments else None,
+        "right_of_moments": round(right / moments, 4) if moments else None,
+        "right_of_reported": round(right / reported, 4) if reported else None,
+    }
 
 
 def _share(ok: int, total: int) -> dict:
@@ -226,6 +308,21 @@ def evaluate(clip_dir: Path, analysis_dir: Path) -> dict:
         hc_total += 1
         hc_ok += counts[i][1][a_map(e.actor)] == e.count
 
+    # standing-hand counts at the truth's stable moments (the acceptance's wording)
+    replay = truth_scenes(clip_dir)
+    stable = None
+    if replay is not None:
+        scenes, pace = replay
+        m_frames, m_standing = stable_moments(scenes, fps / pace, int(truth["frames"]))
+        starts = [e.frame for e in t_events if e.type == "start_kyoku"]
+        # in play only: from a deal to its result (then hands lie open, the table is cleared)
+        marks = sorted((e.frame, e.type == "start_kyoku") for e in t_events if e.type in KYOKU_MARKS)
+        mark_frames = np.array([f for f, _ in marks], np.int64)
+        in_play = np.array([is_start for _, is_start in marks] or [False], bool)
+        last = np.searchsorted(mark_frames, m_frames, side="right") - 1
+        keep = (last >= 0) & in_play[np.clip(last, 0, None)]
+        stable = score_stable_counts(m_frames[keep], m_standing[keep], starts, a_events, a_map)
+
     # staged alerts vs reported ones: code and seat within 2 s
     alerts_path = analysis_dir / "alerts.jsonl"
     got_alerts = (
@@ -250,6 +347,14 @@ def evaluate(clip_dir: Path, analysis_dir: Path) -> dict:
         "spurious_events": spurious,
         "spurious_per_10_kyoku": round(10 * spurious / kyoku_count, 2),
         "hand_counts_reported": _share(hc_ok, hc_total),
+        # at every stable moment (a second of play on a still table) and seat: the latest count
+        # reported right (``right`` of ``total`` moments) and whether there was one (``reported``)
+        "hand_counts_stable": None
+        if stable is None
+        else {**_share(stable["right"], stable["moments"]), **stable},
+        "hand_counts_stable_coverage": None
+        if stable is None
+        else _share(stable["reported"], stable["moments"]),
         "latency_s": {
             "median": round(float(np.median(lat)), 3) if len(lat) else None,
             "p95": round(float(np.percentile(lat, 95)), 3) if len(lat) else None,

@@ -523,6 +523,8 @@ SHARES = (
     ("tsumogiri_on_right_discards", "tsumogiri"),
     ("results", "results"),
     ("hand_counts_reported", "hand counts reported right"),
+    ("hand_counts_stable", "hand counts right at stable moments"),
+    ("hand_counts_stable_coverage", "stable moments with a count"),
 )
 
 
@@ -547,8 +549,9 @@ def tracker_totals(clips: list[dict]) -> dict:
     out: dict = {"clips": len(clips), "frames": sum(c["frames"] for c in clips)}
     figs = [c["tracker"] for c in clips if c["tracker"]]
     for key, _ in SHARES:
-        right = sum(f[key]["right"] for f in figs)
-        total = sum(f[key]["total"] for f in figs)
+        # (a figure a clip could not give, e.g. stable moments without synth.json, counts nothing)
+        right = sum((f.get(key) or {}).get("right", 0) for f in figs)
+        total = sum((f.get(key) or {}).get("total", 0) for f in figs)
         out[key] = {"right": right, "total": total, "share": round(right / total, 4) if total else None}
     kyoku = sum(f["kyoku"] for f in figs)
     spurious = sum(f["spurious_events"] for f in figs)
