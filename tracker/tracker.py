@@ -58,7 +58,7 @@ class TrackerConfig(BaseModel):
     crop: bool = True  # run the detector on the felt's bounding box only
     confirm_frames: int = 1  # a new river / meld tile must be seen again this many still frames later
     hand_agree: int = 3  # still readings in a row that must agree on a hand's count
-    hand_contra_frames: int = 90  # a count off the record's must hold this long (and be one off)
+    hand_contra_frames: int = 30  # a count off the record's must hold this long (and be one off)
     hand_contra_confidence: float = 0.6  # ... with every standing tile read at least this sure
     tile_px_scale: float = 1.0  # detector scale: calibrated face width times this
     meld_min_confidence: float = 0.4  # below this a meld tile's code is left unknown

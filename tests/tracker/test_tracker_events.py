@@ -419,3 +419,15 @@ def test_a_second_hand_laid_open_on_the_same_discard_is_a_double_ron():
     s.read(_rows([first, nine], two), 31)
     hora = [e for e in s.events if e.type == "hora"]
     assert [(e.actor, e.target, e.pai) for e in hora] == [(2, 1, "9s"), (3, 1, "9s")]
+
+
+def test_a_hand_a_tile_short_is_reported_within_a_second_of_still_reads():
+    # 小相公 staged: the count must reach the rules checker while its 2 s window is open
+    first = (0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "1m", False)
+    s = _started()
+    for f in range(10, 15):
+        s.read(_rows([first], {}), f)
+    for f in range(30, 61, 6):  # seat 3 one short, still, read every 6 frames for a second
+        s.read(_rows([first], {3: _hand(3, 12)}), f)
+    counts = [(e.frame, e.count) for e in s.events if e.type == "hand_count" and e.actor == 3]
+    assert counts[-1][1] == 12 and counts[-1][0] <= 60
