@@ -36,6 +36,7 @@ from tracker.zones import HAND, MELD, RIVER, WALL, TableView, ZoneBands, assign,
 from vision.activity import ActivityMeter
 from vision.calibration import EDGES, Calibration
 from vision.detections import TileDetections
+from vision.sticks import StickFinder, StickReadings
 
 TILE_W, TILE_H = 26.0, 35.0  # mm, for slot spacing
 _CODES = np.asarray(tiles.MODEL_CLASSES, dtype=object)
@@ -70,6 +71,7 @@ class TrackerConfig(BaseModel):
     vanished_frames: int = 60  # a river tile seen once and gone may be a call's this long after
     dora_wait_frames: int = 90  # a new indicator waits at most this long for its kan to be read
     place_mm: float = 8.0  # a standing tile this near a remembered place stands there
+    stick_reads: int = 2  # still reads in a row that must see a new riichi stick
     bands: ZoneBands = ZoneBands()
 
 
@@ -124,6 +126,8 @@ class _Kyoku:
     last_actor: int | None = None  # edge of the last to act
     after_call: int | None = None  # edge that called and must now discard without a draw
     riichi: set[int] = field(default_factory=set)
+    stick_clear: list[bool] = field(default_factory=lambda: [False] * 4)  # seen with no stick
+    stick_run: list[int] = field(default_factory=lambda: [0] * 4)  # reads in a row with one
     reach_pending: int | None = None  # edge whose riichi discard awaits acceptance
     cand_river: list[list[tuple[float, float, Counter, bool]]] = field(
         default_factory=lambda: [[] for _ in range(4)]
@@ -186,6 +190,8 @@ class TableTracker:
         self.last_frame, self.last_t = -1, 0.0
         self._crop = self._felt_box(calibration) if self.cfg.crop else None
         self._hand_boxes = [self._band_box(calibration, e, self.cfg.bands.hand) for e in range(4)]
+        self.sticks = StickFinder(calibration)
+        self._sticks_now = StickReadings.none()  # the riichi sticks of the current read
 
     # --- the frame loop ---------------------------------------------------------------------
 
@@ -198,6 +204,7 @@ class TableTracker:
         self.gate.consume_moved()
         self.reads += 1
         view = assign(self._detect(image), self.cal, self.cfg.bands)
+        self._sticks_now = self.sticks.find(image)
         factories = self._observe(view, frame, t, self.gate.trusted)
         return self._emit(factories, frame, t)
 
@@ -392,6 +399,7 @@ class TableTracker:
         # comes after the call in the record
         self._read_melds(view, k, out)
         self._read_rivers(view, k, out)
+        self._read_sticks(k, out)
         self._read_dora(view, k, out=out)  # after the melds: a kan read now comes first
         self._read_hands(view, k, out)
         return out
@@ -722,6 +730,30 @@ class TableTracker:
                     continue  # two tiles: a call only as the last discard leaves its river
                 called |= self._meld(k, e, rest.select(np.array(group)), out)
         return called
+
+    def _read_sticks(self, k: _Kyoku, out: list) -> None:
+        """A riichi stick newly put down where no sideways tile announced a riichi: the seat
+        declared with its tile upright. The stick lies there once the riichi is accepted, so
+        both follow its discard (the rules checker judges that discard). A stick must be seen
+        on ``stick_reads`` reads in a row, at a seat seen without one earlier in the kyoku."""
+        present = self._sticks_now.present
+        for e in np.nonzero(self._trusted)[0].tolist():
+            if not present[e]:
+                k.stick_clear[e] = True
+                k.stick_run[e] = 0
+                continue
+            k.stick_run[e] += 1
+            if (
+                k.stick_run[e] < self.cfg.stick_reads
+                or not k.stick_clear[e]
+                or e in k.riichi
+                or not k.started
+                or not k.rivers[e]
+            ):
+                continue
+            k.riichi.add(e)
+            out.append(lambda seat, e=e: ev.Reach(actor=seat(e)))
+            out.append(lambda seat, e=e: ev.ReachAccepted(actor=seat(e)))
 
     def _discard_called_at_once(self, k: _Kyoku, e: int, out: list) -> None:
         """A call whose tile was seen in another river once and gone before it was confirmed

@@ -3,7 +3,9 @@
 M-League ch.4 §8.2 (立直宣言 ... 将打出牌横置) and §8.4 (若立直宣言牌被吃、碰、杠，则下一巡的打出
 牌需横置); 004 役 立直 (将牌横向打出). No penalty named: ``warning``. Not in MCR (no riichi).
 
-Code ``riichi_not_sideways``; needs ``Dahai.slot``.
+Code ``riichi_not_sideways``; needs ``Dahai.slot``. A camera that missed the declaration (the tile
+upright) reads the riichi from its stick, after the tile: a ``reach`` that comes once the seat has
+discarded names its last discard as the declaration tile.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ ARTICLES = {"mleague": "M-League ch.4 §8.2, §8.4", "riichi": "004 役 立直"}
 
 
 def check(event, situation: Situation) -> list[Finding]:
+    if event.type == "reach":
+        return _read_late(event, situation)
     if event.type != "dahai" or event.slot is None or event.slot.sideways:
         return []
     seat = situation.table.seats[event.actor]
@@ -28,5 +32,24 @@ def check(event, situation: Situation) -> list[Finding]:
             event.actor,
             f"{what} ({event.pai}) is upright, it must lie sideways ({situation.article(ARTICLES)})",
             case="after_call" if called else None,
+        )
+    ]
+
+
+def _read_late(event, situation: Situation) -> list[Finding]:
+    """A riichi the camera read only from its stick, after the declaration tile was discarded:
+    that tile (the seat's last discard, lying as it was placed) was not sideways."""
+    seat = situation.table.seats[event.actor]
+    if seat.hand_count % 3 != 1 or not seat.river:
+        return []  # declared holding the tile to discard: judged on that discard
+    last = seat.river[-1]
+    if last.sideways or last.called_away:
+        return []
+    return [
+        Finding(
+            CODE,
+            event.actor,
+            f"the riichi declaration tile ({last.code}) is upright (riichi seen from its stick), "
+            f"it must lie sideways ({situation.article(ARTICLES)})",
         )
     ]

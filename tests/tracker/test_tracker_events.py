@@ -421,6 +421,56 @@ def test_a_second_hand_laid_open_on_the_same_discard_is_a_double_ron():
     assert [(e.actor, e.target, e.pai) for e in hora] == [(2, 1, "9s"), (3, 1, "9s")]
 
 
+def _sticks(*edges: int):
+    from vision.sticks import StickReadings
+
+    present = np.isin(np.arange(4), edges)
+    return StickReadings(present, np.where(present, 105.0, np.nan), np.where(present, 90.0, 0.0))
+
+
+def test_a_riichi_declared_upright_is_read_from_its_stick():
+    first = (0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "1m", False)
+    upright = (1, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "9s", False)
+    s = _started()
+    s.read(_rows([first, upright], {}), 10)
+    s.read(_rows([first, upright], {}), 11)  # seat 1's discard: upright, nothing says riichi yet
+    assert "reach" not in [e.type for e in s.events]
+    s.tracker._sticks_now = _sticks(1)
+    s.read(_rows([first, upright], {}), 20)
+    assert "reach" not in [e.type for e in s.events]  # seen once
+    s.read(_rows([first, upright], {}), 21)
+    play = [
+        (e.type, getattr(e, "actor", None))
+        for e in s.events
+        if e.type in ("dahai", "reach", "reach_accepted")
+    ]
+    assert play[-3:] == [("dahai", 1), ("reach", 1), ("reach_accepted", 1)]
+    assert [(a.code, a.seat) for a in s.alerts] == [("riichi_not_sideways", 1)]
+    # seat 1's next discard, upright as after any riichi: no second alert, no second reach
+    after = (1, RIVER, tl.RIVER_LEFT + 39, tl.RIVER_ROW0_V, "E", False)
+    s.read(_rows([first, upright, after], {}), 30)
+    s.read(_rows([first, upright, after], {}), 31)
+    assert [e.type for e in s.events].count("reach") == 1 and len(s.alerts) == 1
+    assert not s.tracker.state_errors
+
+
+def test_no_stick_no_riichi_and_a_sideways_riichi_is_not_read_twice():
+    first = (0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "1m", False)
+    upright = (1, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "9s", False)
+    s = _started()
+    for f in (10, 11, 20, 21, 22):
+        s.read(_rows([first, upright], {}), f)
+    assert "reach" not in [e.type for e in s.events] and not s.alerts
+    side = (1, RIVER, tl.RIVER_LEFT + 17.5, tl.RIVER_ROW0_V + 4.5, "9s", True)
+    s = _started()
+    s.read(_rows([first, side], {}), 10)
+    s.read(_rows([first, side], {}), 11)
+    s.tracker._sticks_now = _sticks(1)
+    for f in (20, 21, 22):
+        s.read(_rows([first, side], {}), f)
+    assert [e.type for e in s.events].count("reach") == 1 and not s.alerts
+
+
 def test_a_hand_a_tile_short_is_reported_within_a_second_of_still_reads():
     # 小相公 staged: the count must reach the rules checker while its 2 s window is open
     first = (0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "1m", False)

@@ -182,7 +182,9 @@ class TableState:
         if seat.riichi:
             raise StateError(f"seat {e.actor} declares riichi twice")
         seat.riichi = True
-        seat.sideways_next = True
+        # declared holding the tile to discard, as the record has it; a reach read after its
+        # declaration tile (a camera that saw the stick, the tile lying upright) leaves the river
+        seat.sideways_next = self.seats[e.actor].hand_count % 3 == 2
 
     def _on_reach_accepted(self, e: ev.ReachAccepted) -> None:
         seat = self.seats[e.actor]
@@ -415,6 +417,11 @@ def _recompute(kyoku_events: list, rules: TableRules) -> dict[str, Any]:
         count = 13 + draws - len(discards) - used
         reach_at = next((i for i, e in mine if e.type == "reach"), None)
         river, present, phase = [], 0, "before"  # riichi tile: before -> pending -> done
+        before = [
+            e.type for i, e in mine if reach_at is not None and i < reach_at and e.type not in ev.VISION_TYPES
+        ]
+        if before and before[-1] == "dahai":
+            phase = "done"  # a reach read after its declaration tile: the river as it lies
         for i, e in discards:
             if phase == "before" and reach_at is not None and i > reach_at:
                 phase = "pending"

@@ -256,3 +256,16 @@ def test_unknown_tiles_fold_into_counts():
 def test_default_builder_deal_is_a_valid_kyoku():
     state = play(start())
     assert [s.hand_count for s in state.seats] == [13, 13, 13, 13]
+
+
+def test_a_reach_read_after_its_declaration_tile_leaves_the_river_as_it_lies():
+    # a camera that missed the (upright) declaration reads the riichi from the stick, after it
+    events = start(HANDS) + turn(0, "1s") + turn(1, "E")
+    events += [ev.Reach(actor=0), ev.ReachAccepted(actor=0)] + turn(2, "S") + turn(3, "W") + turn(0, "2s")
+    state = play(events)  # validate() after every event agrees
+    seat = state.seats[0]
+    assert seat.riichi and [s.sideways for s in seat.river] == [False, False]
+    # declared as the record has it (holding the tile to discard): that discard lies sideways
+    declared = [ev.Tsumo(actor=0, pai="1s"), ev.Reach(actor=0), ev.Dahai(actor=0, pai="1s", tsumogiri=True)]
+    state = play(start(HANDS) + declared)
+    assert [s.sideways for s in state.seats[0].river] == [True]

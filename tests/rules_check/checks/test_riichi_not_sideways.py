@@ -1,0 +1,26 @@
+from tests.rules_check.kit import draw, feed, found, start
+from tracker import events as ev
+
+
+def test_a_riichi_tile_laid_upright_is_reported_and_a_sideways_one_is_not():
+    for sideways, want in ((False, [("riichi_not_sideways", 0, "warning")]), (True, [])):
+        stream = start() + [ev.Tsumo(actor=0, pai="1m"), ev.Reach(actor=0)]
+        stream += [
+            ev.Dahai(
+                actor=0, pai="1m", tsumogiri=True, slot=ev.RiverPlacement(row=0, col=0, sideways=sideways)
+            )
+        ]
+        stream += [ev.ReachAccepted(actor=0)] + draw(1, "N", slot=(0, 0, False))
+        assert found(feed(stream)) == want
+
+
+def test_a_riichi_read_from_its_stick_after_the_upright_tile_names_that_tile():
+    # the camera saw no sideways tile: the reach comes after the declaration discard (the stick)
+    stream = start() + draw(0, "1m", slot=(0, 0, False)) + draw(1, "N", slot=(0, 0, False))
+    stream += [ev.Reach(actor=0), ev.ReachAccepted(actor=0)]
+    stream += draw(2, "W", slot=(0, 0, False)) + draw(3, "S", slot=(0, 0, False))
+    stream += draw(0, "9m", slot=(0, 1, False))  # the discard after a riichi lies upright
+    checker = feed(stream)
+    assert found(checker) == [("riichi_not_sideways", 0, "warning")]
+    assert "(1m)" in checker.alerts[0].message
+    assert checker.state.seats[0].riichi and not any(s.sideways for s in checker.state.seats[0].river)
