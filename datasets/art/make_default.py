@@ -5,10 +5,13 @@ A development tool, not run at install time: it needs Pillow and Debian's fonts-
 ``datasets/art/default`` are committed; the font is under the SIL Open Font License 1.1.
 
     python -m datasets.art.make_default
+    python -m datasets.art.make_default --font /usr/share/fonts/truetype/ancient-scripts/Symbola_hint.ttf \
+        --out /tmp/art-symbola     # a second unseen set for evaluation (Symbola draws the same glyphs)
 """
 
 from __future__ import annotations
 
+import argparse
 import sys
 from pathlib import Path
 
@@ -49,10 +52,10 @@ GLYPHS.update(
 IVORY = (244, 241, 232)
 
 
-def render(codepoint: int, ink: tuple[int, int, int]):
+def render(codepoint: int, ink: tuple[int, int, int], font_path: Path = FONT):
     from PIL import Image, ImageDraw, ImageFont
 
-    font = ImageFont.truetype(str(FONT), 900)
+    font = ImageFont.truetype(str(font_path), 900)
     canvas = Image.new("L", (1100, 1300), 0)
     ImageDraw.Draw(canvas).text((50, 50), chr(codepoint), font=font, fill=255)
     a = np.asarray(canvas)
@@ -72,14 +75,20 @@ def render(codepoint: int, ink: tuple[int, int, int]):
     return face
 
 
-def main() -> int:
-    if not FONT.exists():
-        print(f"make_default: {FONT} not found (apt-get install fonts-noto-core)", file=sys.stderr)
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(
+        prog="python -m datasets.art.make_default", description=__doc__.splitlines()[0]
+    )
+    ap.add_argument("--font", type=Path, default=FONT, help="a font with the Unicode mahjong tile glyphs")
+    ap.add_argument("--out", type=Path, default=OUT)
+    args = ap.parse_args(argv)
+    if not args.font.exists():
+        print(f"make_default: {args.font} not found (apt-get install fonts-noto-core)", file=sys.stderr)
         return 2
-    OUT.mkdir(parents=True, exist_ok=True)
+    args.out.mkdir(parents=True, exist_ok=True)
     for code, (cp, ink) in GLYPHS.items():
-        render(cp, ink).save(OUT / f"{code}.png", optimize=True)
-    print(f"wrote {len(GLYPHS)} faces to {OUT}")
+        render(cp, ink, args.font).save(args.out / f"{code}.png", optimize=True)
+    print(f"wrote {len(GLYPHS)} faces to {args.out}")
     return 0
 
 
