@@ -16,6 +16,7 @@ import argparse
 import itertools
 import json
 import sys
+from collections import Counter
 from pathlib import Path
 
 import cv2
@@ -61,6 +62,7 @@ def evaluate(frames, detector) -> dict:
     fives = fives_right = oriented = oriented_right = 0
     face_up_oriented = face_up_oriented_right = 0
     facedown = {BACK: [0, 0], STANDING: [0, 0]}
+    confusions: Counter = Counter()
     for image, codes, boxes, angles in frames:
         tile_px = float(np.median(boxes[:, 2] - boxes[:, 0])) if len(boxes) else 32.0
         found = detector.detect(image, tile_px)
@@ -72,6 +74,8 @@ def evaluate(frames, detector) -> dict:
         pairs = greedy_match(iou_matrix(boxes, found.boxes), np.ones((len(boxes), len(found)), bool))
         t, d = pairs[:, 0], pairs[:, 1]
         true_codes, got = codes[t], found.codes[d]
+        wrong = true_codes != got
+        confusions.update(f"{a}->{b}" for a, b in zip(true_codes[wrong], got[wrong], strict=True))
         is_five = np.isin([deaka(c) if c in RED_FIVES else c for c in true_codes], ["5m", "5p", "5s"])
         fives += int(is_five.sum())
         fives_right += int((np.isin(true_codes, RED_FIVES) == np.isin(got, RED_FIVES))[is_five].sum())
@@ -95,6 +99,7 @@ def evaluate(frames, detector) -> dict:
         "backs": facedown[BACK][1],
         "standing_recall": round(facedown[STANDING][0] / max(facedown[STANDING][1], 1), 4),
         "standing": facedown[STANDING][1],
+        "top_confusions": dict(confusions.most_common(12)),  # true->read, on matched tiles
     }
 
 
