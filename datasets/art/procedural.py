@@ -52,6 +52,8 @@ PIN_LAYOUT: dict[int, tuple[list[tuple[float, float]], float]] = {
     8: ([(x, y) for y in (0.13, 0.38, 0.62, 0.87) for x in (0.28, 0.72)], 0.13),
     9: ([(x, y) for y in (0.19, 0.5, 0.81) for x in (0.2, 0.5, 0.8)], 0.14),
 }
+# Chinese-style sets (and the Unicode reference glyphs) draw 6p as an even grid, three rows of two
+SIX_PIN_GRID = ([(x, y) for y in (0.19, 0.5, 0.81) for x in (0.28, 0.72)], 0.15)
 # stick centres (x, y), length (fraction of height), tilt (degrees) per sou count
 SOU_LAYOUT: dict[int, list[tuple[float, float, float, float]]] = {
     2: [(0.5, 0.27, 0.38, 0), (0.5, 0.73, 0.38, 0)],
@@ -93,10 +95,12 @@ class Style:
     pin_style: str
     pin_colours: list[tuple[int, int, int]]
     pin_mono: bool
+    six_pin_grid: bool
     sou_style: str
     sou_colours: list[tuple[int, int, int]]
     sou_mono: bool
     bird: str
+    bird_flip: bool  # facing left instead of right
     haku: str
     haku_ink: tuple[int, int, int]
     hatsu: str
@@ -124,10 +128,12 @@ def random_style(rng: np.random.Generator, fonts: list[Path]) -> Style:
         pin_style=pick(["rings", "ring_dot", "disc", "petals", "flower", "hatched"]),
         pin_colours=[pick([BLUE, GREEN, BLACK, (15, 40, 90)])] + ink_list(2),
         pin_mono=bool(rng.random() < 0.45),
+        six_pin_grid=bool(rng.random() < 0.35),
         sou_style=pick(["bone", "bar", "outlined", "segmented"]),
         sou_colours=[pick([GREEN, GREEN, BLUE, BLACK])] + [pick([RED, BLUE, GREEN])],
         sou_mono=bool(rng.random() < 0.5),
-        bird=pick(["bird", "stick", "char", "fan"]),
+        bird=pick(["bird", "bird", "outline", "stick", "char", "fan"]),
+        bird_flip=bool(rng.random() < 0.5),
         haku=pick(["blank", "frame", "double", "thick"]),
         haku_ink=pick([BLUE, BLACK, GREEN, (15, 40, 90)]),
         hatsu=pick(["發", "發", "発"]),
@@ -205,7 +211,7 @@ class FacePainter:
 
     def pin(self, n: int, red: bool) -> np.ndarray:
         img = self._canvas()
-        centres, r = PIN_LAYOUT[n]
+        centres, r = SIX_PIN_GRID if n == 6 and self.style.six_pin_grid else PIN_LAYOUT[n]
         for i, (x, y) in enumerate(centres):
             self._dot(img, x, y, r, RED if red else self._pin_colour(n, i))
         return img
@@ -265,7 +271,7 @@ class FacePainter:
         img = self._canvas()
         if n == 1:
             self._bird(img, RED if red else self.style.sou_colours[0])
-            return img
+            return img[:, ::-1].copy() if self.style.bird_flip and self.style.bird != "char" else img
         for i, (x, y, length, tilt) in enumerate(SOU_LAYOUT[n]):
             colour = RED if red else self._sou_colour(n, i)
             self._stick(img, x, y, length, tilt, colour)
@@ -337,6 +343,21 @@ class FacePainter:
             cv2.ellipse(
                 img, (cx, cy), (int(0.12 * W * SS), int(0.09 * H * SS)), 0, 0, 360, colour, -1, cv2.LINE_AA
             )
+        elif kind == "outline":  # a line drawing: body outline, wing feathers, long tail, crest
+            aa, t = cv2.LINE_AA, SS * 2
+            cv2.ellipse(
+                img, self._px(0.5, 0.52), (int(0.24 * W * SS), int(0.14 * H * SS)), -25, 0, 360, colour, t, aa
+            )
+            cv2.circle(img, self._px(0.7, 0.3), int(0.1 * W * SS), colour, t, aa)
+            for k in range(4):  # wing feathers
+                a, b = self._px(0.38 + 0.06 * k, 0.45), self._px(0.3 + 0.06 * k, 0.62)
+                cv2.line(img, a, b, colour, t, aa)
+            for dx in (0.0, 0.05, 0.1):  # tail
+                cv2.line(img, self._px(0.32, 0.62), self._px(0.08 + dx, 0.92), colour, t, aa)
+            cv2.line(
+                img, self._px(0.78, 0.28), self._px(0.9, 0.32), RED if colour != RED else BLACK, t * 2, aa
+            )
+            cv2.line(img, self._px(0.68, 0.2), self._px(0.6, 0.1), colour, t, aa)  # crest
         else:  # a perched bird: body, head, beak, tail, legs
             aa = cv2.LINE_AA
             body, head = self._px(0.5, 0.55), self._px(0.62, 0.3)
