@@ -36,6 +36,7 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from datasets.synth.faults import KINDS
+from vision.reader_options import DEFAULT_READER
 
 REPO = Path(__file__).resolve().parents[1]
 TENHOU6 = REPO.parent / "shared" / "data" / "logs" / "tenhou6"
@@ -315,7 +316,11 @@ def md5_of(path: Path) -> str:
 
 
 def analysis_key(model: Path | None, oracle: bool) -> str:
-    return "oracle" if oracle else f"model-{md5_of(model)[:8]}"
+    """``oracle``, or the detector's md5 and, when ``mjmon analyze`` will use it, the reader's."""
+    if oracle:
+        return "oracle"
+    reader = f"-reader-{md5_of(DEFAULT_READER)[:8]}" if DEFAULT_READER.is_file() else ""
+    return f"model-{md5_of(model)[:8]}{reader}"
 
 
 def code_version() -> str:
@@ -731,7 +736,8 @@ def cmd_score(args) -> int:
             "key": key,
             "detector": "truth readings (tests.tracker.oracle, every frame replayed)"
             if args.oracle
-            else f"{model} md5 {md5_of(model)}",
+            else f"{model} md5 {md5_of(model)}"
+            + (f", reader {DEFAULT_READER} md5 {md5_of(DEFAULT_READER)}" if DEFAULT_READER.is_file() else ""),
             "clips_planned": len(specs),
             "clips_scored": len(scored),
             "frames": sum(c["frames"] for c in scored if not c["failed"]),
