@@ -884,8 +884,9 @@ class TableTracker:
         """Standing-tile counts for ``hand_count``, at genuinely stable moments only: the whole
         table still (no arm anywhere: a draw from another side of the wall is an arm too), a row
         without holes (a hole is a tile the detector missed), the same count on ``hand_agree``
-        such reads. A count the record contradicts needs more: one off only (大相公 / 小相公),
-        every tile read with confidence, and the same count over ``hand_contra_frames``."""
+        such reads (one, for a row just as the record has it). A count the record contradicts
+        needs more: one off only (大相公 / 小相公), every tile read with confidence, and the same
+        count over ``hand_contra_frames``."""
         count = len(standing)
         if not self._trusted.all():
             return  # not a stable moment: neither evidence for nor against
@@ -896,9 +897,12 @@ class TableTracker:
             k.hand_run[e] += 1
         else:
             k.hand_run[e], k.hand_seen[e], k.hand_since[e] = 1, count, self._frame
-        if k.hand_run[e] < self.cfg.hand_agree:
-            return
         expected = self.state.seats[self._seat(e)].hand_count + k.pending_count[e]
+        # a row as the record has it (no drawn tile apart: no draw to read from it) cannot raise
+        # an alert: one still read reports it; a draw seen or a count off the record needs
+        # ``hand_agree`` of them
+        if k.hand_run[e] < (1 if count == expected and not apart else self.cfg.hand_agree):
+            return
         if count == expected + 1 and apart and not k.drew[e] and k.after_call != e and expected % 3 == 1:
             # a tile came into the hand from the wall and sits apart at the right: the draw,
             # seen as it happens (a count one up alone is too often the detector's noise)

@@ -481,3 +481,15 @@ def test_a_hand_a_tile_short_is_reported_within_a_second_of_still_reads():
         s.read(_rows([first], {3: _hand(3, 12)}), f)
     counts = [(e.frame, e.count) for e in s.events if e.type == "hand_count" and e.actor == 3]
     assert counts[-1][1] == 12 and counts[-1][0] <= 60
+
+
+def test_a_hand_as_the_record_has_it_is_reported_on_one_still_read():
+    # the count follows the hand at once when it agrees with the record (stable moments)
+    first = (0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "1m", False)
+    s = _started()
+    s.read(_rows([first], {}), 10)
+    counts = {e.actor: e.count for e in s.events if e.type == "hand_count"}
+    assert counts == {0: 13, 1: 13, 2: 13, 3: 13}
+    # a drawn tile apart is a draw to confirm first: not on one read
+    s.read(_rows([first], {1: _hand(1, 13, drawn=True)}), 20)
+    assert [e.type for e in s.events if e.frame == 20] == []
