@@ -1,6 +1,8 @@
 """The reader network (torch; training only): one tile crop in, its class out.
 
-(B, 3, READER_PX, READER_PX) float in [0, 1] -> (B, NUM_CLASSES) logits. Six 3x3 conv layers, four
+(B, 3, READER_PX, READER_PX) float in [0, 1] -> (B, NUM_CLASSES + NUM_ORIENTATIONS) logits: the
+tile's class, then how far it is turned (the detector's orientation classes, 0/90/180/270 degrees
+counterclockwise in the image). Six 3x3 conv layers, four
 of them stride 2, then global average pooling: about 0.1 M parameters and 5 M multiply-adds a tile,
 so re-reading the ~80 face-up tiles of a table costs a few milliseconds.
 """
@@ -12,7 +14,7 @@ from pathlib import Path
 import torch
 from torch import nn
 
-from models.spec import NUM_CLASSES, READER_PX
+from models.spec import NUM_CLASSES, NUM_ORIENTATIONS, READER_PX
 
 
 def _cbr(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
@@ -33,24 +35,34 @@ class ReaderNet(nn.Module):
             _cbr(4 * w, 4 * w),
             _cbr(4 * w, 8 * w, 2),
         )
-        self.head = nn.Linear(8 * w, NUM_CLASSES)
+        self.head = nn.Linear(8 * w, NUM_CLASSES + NUM_ORIENTATIONS)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return self.head(self.features(x).mean(dim=(2, 3)))
 
 
+class _Exported(nn.Module):
+    def __init__(self, net: ReaderNet) -> None:
+        super().__init__()
+        self.net = net
+
+    def forward(self, x: torch.Tensor):
+        out = self.net(x)
+        return out[:, :NUM_CLASSES], out[:, NUM_CLASSES:]
+
+
 def export_reader(net: ReaderNet, path: Path) -> None:
-    """ONNX (opset 17) with a dynamic batch: input ``crops``, output ``logits``."""
+    """ONNX (opset 17) with a dynamic batch: input ``crops``, outputs ``logits``, ``orient_logits``."""
     was_training = net.training
     net.eval()
     with torch.no_grad():
         torch.onnx.export(
-            net,
+            _Exported(net),
             torch.zeros(2, 3, READER_PX, READER_PX),
             str(path),
             input_names=["crops"],
-            output_names=["logits"],
-            dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}},
+            output_names=["logits", "orient_logits"],
+            dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}, "orient_logits": {0: "n"}},
             opset_version=17,
             dynamo=False,
         )

@@ -43,11 +43,12 @@ class Bank:
     crops: np.ndarray  # (N, BANK_PX, BANK_PX, 3) uint8
     labels: np.ndarray  # (N,) int64
     red_unknown: np.ndarray  # (N,) bool: a five whose set does not label red fives
+    quarters: np.ndarray  # (N,) int64: quarter turns counterclockwise in the image, -1 unknown
     part: np.ndarray  # (N,) int64: which --data set
 
 
 def build_bank(specs: list[str], held_out: bool, max_images: int) -> tuple[Bank, list[str], list[int]]:
-    crops, labels, unknown, part, names, weights = [], [], [], [], [], []
+    crops, labels, unknown, quarters, part, names, weights = [], [], [], [], [], [], []
     for k, spec in enumerate(specs):
         path, _, weight = spec.partition("@")
         train, held = split(load_any(path))
@@ -63,11 +64,18 @@ def build_bank(specs: list[str], held_out: bool, max_images: int) -> tuple[Bank,
             crops.append(crop_tiles(s.load_image(), s.boxes, BANK_PX, BANK_MARGIN))
             labels.append(s.classes)
             unknown.append(np.isin(s.classes, list(_PLAIN_FIVE)) & (not has_red))
+            quarters.append(np.where(s.angles >= 0, s.angles // 90, -1))
             part.append(np.full(len(s.classes), k))
         names.append(Path(path).name if Path(path).name != "train" else Path(path).parent.name)
         weights.append(int(weight or 1))
         print(f"{path}: {len(samples)} images, {sum(len(c) for c in crops) - n0} tiles", flush=True)
-    bank = Bank(np.concatenate(crops), np.concatenate(labels), np.concatenate(unknown), np.concatenate(part))
+    bank = Bank(
+        np.concatenate(crops),
+        np.concatenate(labels),
+        np.concatenate(unknown),
+        np.concatenate(quarters).astype(np.int64),
+        np.concatenate(part),
+    )
     return bank, names, weights
 
 
@@ -78,11 +86,13 @@ def draw_weights(bank: Bank, set_weights: list[int]) -> np.ndarray:
     return w / w.sum()
 
 
-def view(bank_crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """The reader's view of one banked tile: turned, shifted, rescaled, degraded."""
+def view(bank_crop: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, int]:
+    """The reader's view of one banked tile (turned, shifted, rescaled, degraded) and the quarter
+    turns it was turned by (counterclockwise, as the tile's own angle counts)."""
     ratio = BANK_PX * READER_MARGIN / BANK_MARGIN / READER_PX  # bank px per reader px
     scale = 1 / ratio * rng.uniform(0.88, 1.12)
-    angle = 90 * int(rng.integers(4)) + rng.uniform(-10, 10)
+    turns = int(rng.integers(4))
+    angle = 90 * turns + rng.uniform(-10, 10)  # cv2: positive is counterclockwise on screen
     m = cv2.getRotationMatrix2D((BANK_PX / 2, BANK_PX / 2), angle, scale)
     m[:, 2] += (READER_PX - BANK_PX) / 2 + rng.uniform(-0.06, 0.06, 2) * READER_PX
     out = cv2.warpAffine(
@@ -93,11 +103,15 @@ def view(bank_crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         out = cv2.resize(
             cv2.resize(out, (small, small), interpolation=cv2.INTER_AREA), (READER_PX, READER_PX)
         )
-    return photometric(out, rng)
+    return photometric(out, rng), turns
 
 
-def loss_fn(logits: torch.Tensor, labels: torch.Tensor, red_unknown: torch.Tensor) -> torch.Tensor:
-    """Cross-entropy where a five from a set without red-five labels may be read as either five."""
+def loss_fn(
+    out: torch.Tensor, labels: torch.Tensor, red_unknown: torch.Tensor, quarters: torch.Tensor | None = None
+) -> torch.Tensor:
+    """Class cross-entropy where a five from a set without red-five labels may be read as either
+    five, plus orientation cross-entropy where the quarter turn is known (``quarters`` >= 0)."""
+    logits = out[:, :NUM_CLASSES]
     allowed = F.one_hot(labels, NUM_CLASSES).bool()
     if red_unknown.any():
         red_of = torch.full((NUM_CLASSES,), -1, dtype=torch.long)
@@ -105,7 +119,10 @@ def loss_fn(logits: torch.Tensor, labels: torch.Tensor, red_unknown: torch.Tenso
             red_of[plain] = red
         rows = torch.nonzero(red_unknown).squeeze(1)
         allowed[rows, red_of[labels[rows]]] = True
-    return (torch.logsumexp(logits, 1) - torch.logsumexp(logits.masked_fill(~allowed, -1e9), 1)).mean()
+    loss = (torch.logsumexp(logits, 1) - torch.logsumexp(logits.masked_fill(~allowed, -1e9), 1)).mean()
+    if quarters is not None and (quarters >= 0).any():
+        loss = loss + F.cross_entropy(out[:, NUM_CLASSES:], quarters, ignore_index=-1)
+    return loss
 
 
 def accuracy(net: ReaderNet, bank: Bank, names: list[str]) -> dict[str, float]:
@@ -113,14 +130,16 @@ def accuracy(net: ReaderNet, bank: Bank, names: list[str]) -> dict[str, float]:
     net.eval()
     with torch.no_grad():
         x = np.stack([cv2.resize(c, (READER_PX, READER_PX)) for c in _reader_views(bank.crops)])
-        pred = torch.cat(
-            [net(torch.from_numpy(to_input(x[i : i + 512]))) for i in range(0, len(x), 512)]
-        ).argmax(1)
+        out = torch.cat([net(torch.from_numpy(to_input(x[i : i + 512]))) for i in range(0, len(x), 512)])
     net.train()
-    pred = pred.numpy()
+    pred, turn = out[:, :NUM_CLASSES].argmax(1).numpy(), out[:, NUM_CLASSES:].argmax(1).numpy()
     as_plain = np.array([_RED.get(int(p), int(p)) for p in pred])
     ok = (pred == bank.labels) | (bank.red_unknown & (as_plain == bank.labels))
-    return {names[k]: round(float(ok[bank.part == k].mean()), 4) for k in np.unique(bank.part)}
+    figures = {names[k]: round(float(ok[bank.part == k].mean()), 4) for k in np.unique(bank.part)}
+    known = bank.quarters >= 0
+    if known.any():
+        figures["orientation"] = round(float((turn == bank.quarters)[known].mean()), 4)
+    return figures
 
 
 def _reader_views(crops: np.ndarray) -> np.ndarray:
@@ -158,7 +177,7 @@ def main(argv: list[str] | None = None) -> int:
 
     net = ReaderNet()
     if args.init:
-        net.load_state_dict(torch.load(args.init, weights_only=False)["net"])
+        load_weights(net, torch.load(args.init, weights_only=False)["net"])
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)
     budget, start, step, running = args.minutes * 60, time.monotonic(), 0, None
     log = open(args.out / "train.log", "a")
@@ -167,8 +186,12 @@ def main(argv: list[str] | None = None) -> int:
         for group in opt.param_groups:
             group["lr"] = lr
         idx = rng.choice(len(p), args.batch, p=p)
-        x = torch.from_numpy(to_input(np.stack([view(bank.crops[i], rng) for i in idx])))
-        loss = loss_fn(net(x), torch.from_numpy(bank.labels[idx]), torch.from_numpy(bank.red_unknown[idx]))
+        views = [view(bank.crops[i], rng) for i in idx]
+        x = torch.from_numpy(to_input(np.stack([v for v, _ in views])))
+        turns = np.array([t for _, t in views])
+        quarters = np.where(bank.quarters[idx] >= 0, (bank.quarters[idx] + turns) % 4, -1)
+        labels, red_unknown = torch.from_numpy(bank.labels[idx]), torch.from_numpy(bank.red_unknown[idx])
+        loss = loss_fn(net(x), labels, red_unknown, torch.from_numpy(quarters))
         opt.zero_grad()
         loss.backward()
         opt.step()
@@ -184,6 +207,16 @@ def main(argv: list[str] | None = None) -> int:
     save(net, step, args.out)
     print(json.dumps({"done": step, "held_out_accuracy": accuracy(net, held, names)}), flush=True)
     return 0
+
+
+def load_weights(net: ReaderNet, state: dict) -> None:
+    """Start from a checkpoint; a head without the orientation outputs fills the class rows only."""
+    head_w, head_b = net.head.weight, net.head.bias
+    if state["head.weight"].shape != head_w.shape:
+        with torch.no_grad():
+            w, b = state.pop("head.weight"), state.pop("head.bias")
+            head_w[: len(w)], head_b[: len(b)] = w, b
+    net.load_state_dict(state, strict=False)
 
 
 def save(net: ReaderNet, step: int, out: Path) -> None:

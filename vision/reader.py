@@ -55,12 +55,14 @@ class TileReader:
         self.session = load_session(self.model_path, threads)
         self.input_name = self.session.get_inputs()[0].name
 
-    def read(self, image: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(class ids (N,) int64 into MODEL_CLASSES, probabilities (N, C) float32)."""
+    def read(self, image: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+        """(class ids (N,) int64 into MODEL_CLASSES, class probabilities (N, C) float32, quarter
+        turns (N,) int64 counterclockwise, or None from a reader model without orientation)."""
         if not len(boxes):
-            return np.zeros(0, np.int64), np.zeros((0, 0), np.float32)
-        (logits,) = self.session.run(None, {self.input_name: to_input(crop_tiles(image, boxes))})
+            return np.zeros(0, np.int64), np.zeros((0, 0), np.float32), np.zeros(0, np.int64)
+        logits, *orient = self.session.run(None, {self.input_name: to_input(crop_tiles(image, boxes))})
         z = logits - logits.max(axis=1, keepdims=True)
         p = np.exp(z)
         p /= p.sum(axis=1, keepdims=True)
-        return p.argmax(axis=1).astype(np.int64), p.astype(np.float32)
+        turns = orient[0].argmax(axis=1).astype(np.int64) if orient else None
+        return p.argmax(axis=1).astype(np.int64), p.astype(np.float32), turns

@@ -24,7 +24,7 @@ def test_view_is_the_reader_size_and_keeps_a_centred_tile_centred():
     crop[22:42, 25:39] = 230  # a bright tile in the middle of the bank crop
     rng = np.random.default_rng(0)
     for _ in range(10):
-        v = view(crop, rng)
+        v, _ = view(crop, rng)
         assert v.shape == (READER_PX, READER_PX, 3)
         c = READER_PX // 2
         assert v[c - 2 : c + 2, c - 2 : c + 2].mean() > v[:4, :4].mean()
@@ -32,6 +32,36 @@ def test_view_is_the_reader_size_and_keeps_a_centred_tile_centred():
 
 def test_rare_classes_are_drawn_more_often_per_tile():
     labels = np.array([class_id("1m")] * 90 + [class_id("5mr")] * 10)
-    bank = Bank(np.zeros((100, 1, 1, 3), np.uint8), labels, np.zeros(100, bool), np.zeros(100, np.int64))
+    zeros = np.zeros(100, np.int64)
+    bank = Bank(np.zeros((100, 1, 1, 3), np.uint8), labels, np.zeros(100, bool), zeros - 1, zeros)
     p = draw_weights(bank, [1])
     assert np.isclose(p.sum(), 1) and p[-1] == pytest.approx(3 * p[0])  # 1/sqrt(10) vs 1/sqrt(90)
+
+
+def test_the_turn_label_counts_counterclockwise_like_tile_angles():
+    """A tile dark in its top half, turned a quarter counterclockwise, is dark on its left."""
+    crop = np.full((BANK_PX, BANK_PX, 3), 128, np.uint8)
+    crop[18:46, 22:42] = 240
+    crop[18:32, 22:42] = 10  # the top half of the face is dark
+    rng = np.random.default_rng(1)
+    seen = set()
+    for _ in range(40):
+        v, turns = view(crop, rng)
+        g = v.astype(int).sum(axis=2)
+        c, d = READER_PX // 2, 6
+        sides = {0: g[c - 2 * d : c, c - 2 : c + 3], 1: g[c - 2 : c + 3, c - 2 * d : c],
+                 2: g[c : c + 2 * d, c - 2 : c + 3], 3: g[c - 2 : c + 3, c : c + 2 * d]}  # fmt: skip
+        darkest = min(sides, key=lambda k: sides[k].mean())  # top, left, bottom, right
+        assert darkest == turns
+        seen.add(turns)
+    assert seen == {0, 1, 2, 3}
+
+
+def test_orientation_loss_only_where_the_turn_is_known():
+    out = torch.zeros((2, NUM_CLASSES + 4))
+    out[:, class_id("1m")] = 10.0
+    labels = torch.tensor([class_id("1m"), class_id("1m")])
+    unknown_turn = loss_fn(out, labels, torch.tensor([False, False]), torch.tensor([-1, -1]))
+    known_turn = loss_fn(out, labels, torch.tensor([False, False]), torch.tensor([2, -1]))
+    assert unknown_turn.item() < 0.01
+    assert known_turn.item() == pytest.approx(unknown_turn.item() + np.log(4), abs=1e-3)
