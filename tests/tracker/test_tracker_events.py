@@ -7,8 +7,9 @@ from __future__ import annotations
 import numpy as np
 
 from datasets.scene import table_layout as tl
+from tracker.readings import drawn_apart
 from tracker.tiles import class_id
-from tracker.tracker import TableTracker, TrackerConfig, drawn_apart
+from tracker.tracker import TableTracker, TrackerConfig
 from tracker.zones import HAND, MELD, RIVER, WALL, TableView
 from vision.calibration import Calibration
 
@@ -297,7 +298,7 @@ def test_a_new_deal_ends_a_kyoku_whose_result_was_not_seen():
 
 
 def test_a_standing_tile_seen_twice_counts_once():
-    from tracker.tracker import standing_row
+    from tracker.readings import standing_row
 
     rows = _hand(0, 13) + [(0, HAND, -250 + 26 * 4 + 7, tl.HAND_V, "standing", False)]  # a second box
     view = _view(rows)

@@ -1,0 +1,101 @@
+"""What the tracker holds about the kyoku in play: the river slots and meld tiles it has read, and
+its bookkeeping between reads (candidates, hand looks, counts, riichi). Plain data; the readers
+(``tracker.read_*``) change it."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+#: an event still to be made: given edge -> seat (known once the dealer is), the event
+EventFactory = Callable[[Callable[[int], int]], object]
+
+
+@dataclass
+class Slot:
+    u: float
+    v: float
+    votes: Counter
+    sideways: bool
+    frame: int  # the read that emitted its dahai (a retraction names it)
+    said: str  # the tile the dahai named
+    present: bool = True
+    misses: int = 0  # still reads in a row that did not see it
+
+
+@dataclass
+class MeldTile:
+    u: float
+    v: float
+    code: str
+    sideways: bool
+    face_up: bool
+    group: int  # which meld of its edge
+
+
+@dataclass
+class Kyoku:
+    frame: int
+    t: float
+    dora: list[str]
+    rivers: list[list[Slot]] = field(default_factory=lambda: [[] for _ in range(4)])
+    melds: list[list[MeldTile]] = field(default_factory=lambda: [[] for _ in range(4)])
+    dora_u: list[tuple[int, float]] = field(default_factory=list)  # (edge, u) of face-up wall tiles
+    started: bool = False  # start_kyoku emitted (needs the dealer: the first discard)
+    round: tuple[int, int, int, int] | None = None  # wind, number, honba, riichi sticks
+    kans: int = 0  # kans read this kyoku
+    cleared: int = 0  # whole-table reads in a row that show a fresh deal
+    doras: int = 0  # new indicators emitted (one per kan at most)
+    dora_waiting: list[tuple[str, int]] = field(default_factory=list)  # (code, frame): its kan not read yet
+    result: str | None = None  # "hora" / "ryukyoku" once seen
+    last_kakan: tuple[int, str, int] | None = None  # (edge, tile, frame) of a kakan not yet passed
+    ron_on: tuple[int, str] | None = None  # (edge, tile) a ron was won on: another may win it too
+    winners: set[int] = field(default_factory=set)
+    ended: bool = False  # hora / ryukyoku emitted
+    last_discard: tuple[int, int] | None = None  # (edge, slot index) still callable
+    last_actor: int | None = None  # edge of the last to act
+    after_call: int | None = None  # edge that called and must now discard without a draw
+    riichi: set[int] = field(default_factory=set)
+    stick_clear: list[bool] = field(default_factory=lambda: [False] * 4)  # seen with no stick
+    stick_run: list[int] = field(default_factory=lambda: [0] * 4)  # reads in a row with one
+    reach_pending: int | None = None  # edge whose riichi discard awaits acceptance
+    cand_river: list[list[tuple[float, float, Counter, bool]]] = field(
+        default_factory=lambda: [[] for _ in range(4)]
+    )
+    # river tiles seen once and gone before confirmed: (edge, frame, candidate)
+    vanished: list = field(default_factory=list)
+    # (M, 2) u, v of the new meld tiles seen on the last read, per edge
+    cand_meld: list[np.ndarray] = field(default_factory=lambda: [np.zeros((0, 2))] * 4)
+    # (M, 3) u, v, frame first in view of new meld tiles, per edge (reads of moving edges too)
+    meld_glimpses: list[np.ndarray] = field(default_factory=lambda: [np.zeros((0, 3))] * 4)
+    hand_seen: list[int | None] = field(default_factory=lambda: [None] * 4)
+    hand_run: list[int] = field(default_factory=lambda: [0] * 4)  # still readings in a row with that count
+    hand_since: list[int] = field(default_factory=lambda: [0] * 4)  # frame of the first of them
+    hand_said: list[int | None] = field(default_factory=lambda: [None] * 4)
+    armed: list[int | None] = field(
+        default_factory=lambda: [None] * 4
+    )  # hand size when a drawn tile was seen apart this turn
+    # looks with the discard in the air: was the drawn tile still apart?
+    lift_gap: list[list[bool]] = field(default_factory=lambda: [[] for _ in range(4)])
+    lift_base: list[int | None] = field(default_factory=lambda: [None] * 4)  # standing at the first look
+    armed_u: list[float] = field(default_factory=lambda: [0.0] * 4)  # u of the row's right end when armed
+    drew: list[bool] = field(default_factory=lambda: [False] * 4)  # tsumo emitted since the last discard
+    pending_count: list[int] = field(default_factory=lambda: [0] * 4)  # hand change by events not yet applied
+    # (standing tiles, one set apart) per edge at this read and the one before (None: not trusted)
+    hand_now: list = field(default_factory=lambda: [None] * 4)
+    hand_prev: list = field(default_factory=lambda: [None] * 4)
+    plain_seen: list[int] = field(default_factory=lambda: [-1] * 4)  # frame: hand as the record has it
+
+
+def disarm(k: Kyoku, e: int) -> None:
+    """The hand's turn is over (discard) or its size changed (kan): forget its lift looks."""
+    k.lift_gap[e] = []
+    k.lift_base[e] = None
+    k.armed[e] = None
+
+
+def at_frame(event, frame: int, t: float):
+    return event.model_copy(update={"frame": frame, "t": round(t, 3)})

@@ -1,0 +1,212 @@
+"""Reading the meld areas: calls on the last discard (chi / pon / daiminkan), ankan and kakan.
+A mixin of ``tracker.tracker.TableTracker`` (its state, config and emitting)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tracker import events as ev
+from tracker import tiles
+from tracker.kyoku import Kyoku, MeldTile, disarm
+from tracker.melds import first_sighting, ready_melds, seen_before
+from tracker.readings import pick_code
+from tracker.zones import MELD, TableView
+
+
+class MeldReader:
+    def _glimpse_melds(self, view: TableView, k: Kyoku) -> None:
+        """Remember when each new meld tile was first in view, on any read (an arm moving there
+        too): only to order things that become certain on the same read."""
+        for e in range(4):
+            obs = view.where(e, MELD)
+            if not len(obs):
+                continue
+            uv = np.stack([obs.u, obs.v], axis=1).astype(np.float64)
+            if k.melds[e]:
+                known = np.array([(m.u, m.v) for m in k.melds[e]])
+                uv = uv[~seen_before(uv[:, 0], uv[:, 1], known, self.cfg.match_mm)]
+            glimpses = k.meld_glimpses[e]
+            if len(glimpses):
+                gone = ~seen_before(glimpses[:, 0], glimpses[:, 1], uv, self.cfg.match_mm)
+                glimpses = glimpses[~gone]  # became a known meld tile, or was a glimpse of noise
+                uv = uv[~seen_before(uv[:, 0], uv[:, 1], glimpses[:, :2], self.cfg.match_mm)]
+            fresh = np.column_stack([uv, np.full(len(uv), float(self._frame))])
+            k.meld_glimpses[e] = np.concatenate([glimpses.reshape(-1, 3), fresh])
+
+    def _read_melds(self, view: TableView, k: Kyoku, out: list) -> bool:
+        """New meld tiles: a call on the last discard, an ankan or a kakan. True if a call was read.
+        A new tile counts once seen at the same place on the read before (``tracker.melds``)."""
+        called = False
+        for e in np.nonzero(self._trusted)[0].tolist():
+            obs = view.where(e, MELD)
+            known = k.melds[e]
+            fresh = np.ones(len(obs), bool)
+            if known and len(obs):
+                ku = np.array([m.u for m in known])
+                kv = np.array([m.v for m in known])
+                d = np.hypot(obs.u[:, None] - ku[None], obs.v[:, None] - kv[None])
+                fresh = d.min(axis=1) >= self.cfg.match_mm
+            new = obs.select(fresh)
+            certain = seen_before(new.u, new.v, k.cand_meld[e], self.cfg.match_mm)
+            k.cand_meld[e] = np.stack([new.u, new.v], axis=1).astype(np.float64)
+            if not certain.all():
+                self.gate.confirm(self.cfg.confirm_frames)
+            if not certain.any():
+                continue
+            # a tile beside (toward the centre of) a sideways meld tile is a kakan's added tile
+            side_u = np.array([m.u for m in known if m.sideways]) if known else np.zeros(0)
+            added = (
+                (np.abs(new.u[:, None] - side_u[None]) < self.cfg.match_mm).any(axis=1)
+                if len(side_u)
+                else np.zeros(len(new), bool)
+            )
+            kakans = np.nonzero(added & certain)[0]
+            # several added at once (two kakans between clean reads): in the order first glimpsed
+            first = first_sighting(new.u[kakans], new.v[kakans], k.meld_glimpses[e], self.cfg.match_mm)
+            for j in kakans[np.argsort(first, kind="stable")]:
+                self._kakan(k, e, new.select(np.array([j])), out)
+            order = np.nonzero(~added)[0]
+            order = order[np.argsort(-new.u[order])]  # right to left: the oldest meld first
+            rest = new.select(order)
+            codes = [self._code(int(c)) for c in rest.class_ids.tolist()]
+            for group in ready_melds(codes, rest.back.tolist(), certain[order].tolist()):
+                if len(group) == 2 and not self._last_discard_gone(k, e):
+                    continue  # two tiles: a call only as the last discard leaves its river
+                called |= self._meld(k, e, rest.select(np.array(group)), out)
+        return called
+
+    def _discard_called_at_once(self, k: Kyoku, e: int, out: list) -> None:
+        """A call whose tile was seen in another river once and gone before it was confirmed
+        (the caller's arm was over that river at once): that tile was the discard it called."""
+        last = k.rivers[k.last_discard[0]][k.last_discard[1]].frame if k.last_discard else -1
+        gone = [x for x in k.vanished if x[0] != e and x[1] > last]
+        if not gone:
+            return
+        src, _, (u, v, votes, sideways) = gone[-1]
+        k.vanished.remove(gone[-1])
+        self._discard(k, src, u, v, sideways, out, votes)
+
+    @staticmethod
+    def _last_discard_gone(k: Kyoku, e: int) -> bool:
+        if k.last_discard is None or k.last_discard[0] == e:
+            return False
+        return k.rivers[k.last_discard[0]][k.last_discard[1]].misses >= 1
+
+    @staticmethod
+    def _own_draw(k: Kyoku, e: int, out: list) -> None:
+        """A kan from the hand is made after a draw: the draw the camera did not see goes first."""
+        if not k.drew[e] and k.after_call != e:
+            out.append(lambda seat: ev.Tsumo(actor=seat(e), pai="?"))
+            k.pending_count[e] += 1
+
+    def _kakan(self, k: Kyoku, e: int, new: TableView, out: list) -> None:
+        u = float(new.u[0])
+        base = [m for m in k.melds[e] if m.sideways and abs(m.u - u) < self.cfg.match_mm]
+        if not base or not k.started:
+            return
+        code = self._code(int(new.class_ids[0]))
+        group = base[0].group
+        pon = [m.code for m in k.melds[e] if m.group == group]
+        k.melds[e].append(MeldTile(u, float(new.v[0]), code, True, True, group))
+        consumed = (pon + ["?"] * 3)[:3]
+        self._own_draw(k, e, out)
+        out.append(lambda seat: ev.Kakan(actor=seat(e), pai=code, consumed=consumed))
+        k.last_kakan = (e, code, self._frame)  # robbable (chankan) until play passes on
+        disarm(k, e)
+        k.kans += 1
+        out.append(lambda seat: ev.Tsumo(actor=seat(e), pai="?"))
+        k.after_call = e
+        k.last_actor = e
+
+    def _meld(self, k: Kyoku, e: int, new: TableView, out: list) -> bool:
+        if not k.started:
+            return False
+        k.last_kakan = None
+        if len(new) == 4 and new.face_up.all() and not _one_kind([self._code(int(c)) for c in new.class_ids]):
+            # four face-up tiles of more than one kind are no kan: a call plus a stray detection
+            new = new.select(np.argsort(-new.confidence)[:3])
+        order = np.argsort(new.u)  # left to right as the owner sees them
+        lr = new.select(order)
+        # a meld is read once or twice: a code the detector is unsure of stays unknown
+        codes = [
+            self._code(int(c)) if p >= self.cfg.meld_min_confidence else "?"
+            for c, p in zip(lr.class_ids.tolist(), lr.confidence.tolist())
+        ]
+        side = np.nonzero(lr.sideways)[0].tolist()
+        down = np.nonzero(~lr.face_up)[0].tolist()
+        group = 1 + max((m.group for m in k.melds[e]), default=-1)
+        for j in range(len(lr)):
+            k.melds[e].append(
+                MeldTile(
+                    float(lr.u[j]), float(lr.v[j]), codes[j], bool(lr.sideways[j]), bool(lr.face_up[j]), group
+                )
+            )
+        laid_codes = [c if c != "?" else "?" for c in codes]
+        if len(lr) == 4 and down:
+            visible = [c for c in codes if c != "?"]
+            kind = visible[0] if visible else "?"
+            consumed = [kind if c == "?" else c for c in codes]
+            laid = ev.MeldPlacement(tiles=laid_codes, sideways=side, face_down=down)
+            self._own_draw(k, e, out)
+            out.append(lambda seat: ev.Ankan(actor=seat(e), consumed=consumed, laid=laid))
+            disarm(k, e)
+            k.kans += 1
+            out.append(lambda seat: ev.Tsumo(actor=seat(e), pai="?"))
+            k.pending_count[e] -= 3
+            k.after_call = e
+            k.last_actor = e
+            return False
+        self._discard_called_at_once(k, e, out)
+        if k.last_discard is None:
+            return False
+        src_edge, src_index = k.last_discard
+        if src_edge == e:
+            return False
+        slot = k.rivers[src_edge][src_index]
+        slot.present = False
+        called = pick_code(slot.votes)
+        laid_known = len(lr) >= 3
+        if not laid_known:  # two seen: the called tile is the river's
+            pai, consumed = called, list(codes)
+            codes = [called, *codes]
+        else:
+            pick = side[0] if side else _position_of(codes, called)
+            pai = codes[pick] if codes[pick] != "?" else called
+            consumed = [c for i, c in enumerate(codes) if i != pick]
+        kinds = {tiles.deaka(c) for c in codes if c != "?"}
+        # a set laid wrong (错碰: a pon holding another tile) is still the pon of its called tile:
+        # its kakan must find it; the rules checker judges the tiles laid
+        called_twice = pai != "?" and sum(tiles.deaka(c) == tiles.deaka(pai) for c in codes) >= 2
+        if len(codes) == 4:
+            kind_cls = ev.Daiminkan
+        elif len(kinds) <= 1 or called_twice:
+            kind_cls = ev.Pon
+        else:
+            kind_cls = ev.Chi
+        laid = ev.MeldPlacement(tiles=laid_codes, sideways=side, face_down=down) if laid_known else None
+        if k.reach_pending is not None and k.reach_pending != e:
+            out.append(lambda seat, a=k.reach_pending: ev.ReachAccepted(actor=seat(a)))
+            k.reach_pending = None
+        out.append(
+            lambda seat: kind_cls(actor=seat(e), target=seat(src_edge), pai=pai, consumed=consumed, laid=laid)
+        )
+        k.pending_count[e] -= len(consumed)
+        if kind_cls is ev.Daiminkan:
+            k.kans += 1
+            out.append(lambda seat: ev.Tsumo(actor=seat(e), pai="?"))
+            k.pending_count[e] += 1
+        k.after_call = e
+        k.last_discard = None
+        k.last_actor = e
+        return True
+
+
+def _position_of(codes: list[str], called: str) -> int:
+    for i, c in enumerate(codes):
+        if c != "?" and tiles.deaka(c) == tiles.deaka(called) if called != "?" else False:
+            return i
+    return 0
+
+
+def _one_kind(codes: list[str]) -> bool:
+    return len({tiles.deaka(c) for c in codes if c != "?"}) <= 1

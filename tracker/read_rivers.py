@@ -1,0 +1,254 @@
+"""Reading the rivers: discards (slot, sideways, the riichi declaration, tsumogiri from the hand
+looks), their retraction, the kyoku's start and round; riichi sticks; dora indicators.
+A mixin of ``tracker.tracker.TableTracker`` (its state, config and emitting)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+
+import numpy as np
+
+from tracker import events as ev
+from tracker.kyoku import EventFactory, Kyoku, Slot, at_frame, disarm
+from tracker.readings import TILE_H, pick_code
+from tracker.zones import RIVER, WALL, TableView
+
+
+class RiverReader:
+    def _read_rivers(self, view: TableView, k: Kyoku, out: list) -> None:
+        for e in np.nonzero(self._trusted)[0].tolist():
+            obs = view.where(e, RIVER)
+            obs = obs.select(obs.face_up)  # discards lie face up: a back or standing tile here is noise
+            river = k.rivers[e]
+            present = [i for i, s in enumerate(river) if s.present]
+            fresh = np.ones(len(obs), bool)
+            if present and len(obs):
+                su = np.array([river[i].u for i in present])
+                sv = np.array([river[i].v for i in present])
+                d = np.hypot(obs.u[:, None] - su[None], obs.v[:, None] - sv[None])
+                near = d.min(axis=1) < self.cfg.match_mm
+                fresh = ~near
+                for j in np.nonzero(near)[0]:
+                    # votes weigh by the detector's confidence: low-confidence codes are often wrong
+                    river[present[int(d[j].argmin())]].votes[self._code(int(obs.class_ids[j]))] += float(
+                        obs.confidence[j]
+                    )
+                seen = {present[int(i)] for i in d.argmin(axis=1)[near]}
+            else:
+                seen = set()
+            self._review(k, e, [i for i in present if i not in seen], [i for i in present if i in seen], out)
+            new = obs.select(fresh)
+            confirmed, waiting = [], []
+            for j in range(len(new)):
+                u, v = float(new.u[j]), float(new.v[j])
+                code = self._code(int(new.class_ids[j]))
+                hit = next(
+                    (
+                        c
+                        for c in k.cand_river[e]
+                        if abs(c[0] - u) < self.cfg.match_mm and abs(c[1] - v) < self.cfg.match_mm
+                    ),
+                    None,
+                )
+                weight = float(new.confidence[j])
+                if hit is None:
+                    waiting.append((u, v, Counter({code: weight}), bool(new.sideways[j])))
+                else:
+                    hit[2][code] += weight
+                    confirmed.append((j, hit[2]))
+            # a tile seen once that left before it could be confirmed: a discard called at once
+            hits = {id(c) for j, c in confirmed}
+            gone = [c for c in k.cand_river[e] if id(c[2]) not in hits]
+            k.vanished = [x for x in k.vanished if self._frame - x[1] <= self.cfg.vanished_frames]
+            k.vanished += [(e, self._frame, c) for c in gone]
+            k.cand_river[e] = waiting
+            if waiting:
+                self.gate.confirm(self.cfg.confirm_frames)
+            if not confirmed:
+                continue
+            picked = new.select(np.array([j for j, _ in confirmed]))
+            order = np.lexsort(
+                (picked.u, -np.round(picked.v / TILE_H))
+            )  # rows from the player, then left to right
+            for j in order.tolist():
+                u, v, sideways = float(picked.u[j]), float(picked.v[j]), bool(picked.sideways[j])
+                self._discard(k, e, u, v, sideways, out, confirmed[j][1])
+
+    def _review(self, k: Kyoku, e: int, missed: list[int], seen: list[int], out: list) -> None:
+        """Retract what later reads contradict: a discard whose tile left the river with no call
+        taking it, or whose tile reads differently on most later looks."""
+        river = k.rivers[e]
+        for i in seen:
+            slot = river[i]
+            slot.misses = 0
+            best = pick_code(slot.votes)
+            if (
+                best != slot.said
+                and slot.votes[best] >= self.cfg.retract_after * 0.5
+                and slot.votes[best] > 2 * slot.votes[slot.said]
+            ):
+                out.append(
+                    lambda seat, s=slot, c=best: ev.Retract(
+                        target_type="dahai", target_frame=s.frame, actor=seat(e), pai=c, reason="tile reread"
+                    )
+                )
+                slot.said = best
+        for i in missed:
+            slot = river[i]
+            slot.misses += 1
+            # the last discard may be on its way into a meld: give the call time to be read
+            patience = self.cfg.retract_after * (3 if k.last_discard == (e, i) else 1)
+            if slot.misses >= patience:
+                slot.present = False
+                out.append(
+                    lambda seat, s=slot: ev.Retract(
+                        target_type="dahai",
+                        target_frame=s.frame,
+                        actor=seat(e),
+                        reason="no such tile in the river",
+                    )
+                )
+
+    def _discard(
+        self, k: Kyoku, e: int, u: float, v: float, sideways: bool, out: list, votes: Counter
+    ) -> None:
+        code = pick_code(votes)
+        river = k.rivers[e]
+        first = next((s for s in river), None)
+        v0 = first.v if first is not None else v
+        row = max(0, int(round((v0 - v) / TILE_H)))
+        same_row = [s for s in river if s.present and max(0, int(round((v0 - s.v) / TILE_H))) == row]
+        col = sum(1 for s in same_row if s.u < u)
+        river.append(Slot(u, v, votes, sideways, self._frame, code))
+        if not k.started:
+            if self.seat0_edge is None:
+                self.seat0_edge = e  # the first discard names the first dealer
+            if not self.game_started:  # mjai readers expect the game to open first
+                self.game_started = True
+                out.append(lambda seat, f=k.frame, t=k.t: at_frame(ev.StartGame(), f, t))
+            out.append(self._start_factory(k, e))
+            k.started = True
+        if k.reach_pending is not None and k.reach_pending != e:
+            out.append(lambda seat, a=k.reach_pending: ev.ReachAccepted(actor=seat(a)))
+            k.reach_pending = None
+        riichi = sideways and e not in k.riichi
+        if k.after_call != e and not k.drew[e]:
+            out.append(lambda seat: ev.Tsumo(actor=seat(e), pai="?"))
+            k.pending_count[e] += 1
+        early = self._early_draw(k, e)
+        if early is not None:
+            out.append(lambda seat, n=early: ev.WallTake(actor=seat(n)))
+        k.after_call = None
+        k.last_kakan = None
+        k.drew[e] = False
+        k.pending_count[e] -= 1
+        if riichi:
+            k.riichi.add(e)
+            k.reach_pending = e
+            out.append(lambda seat: ev.Reach(actor=seat(e)))
+        slot = ev.RiverPlacement(row=row, col=col, sideways=sideways)
+        # tsumogiri: while the tile was in the air the hand showed no tile set apart any more.
+        # Only the first looks after the lift count: once the tile has landed, a tedashi hand
+        # takes its drawn tile in and looks like a tsumogiri one
+        first = k.lift_gap[e][: self.cfg.lift_votes]
+        tsumogiri = len(first) == self.cfg.lift_votes and not any(first)
+        disarm(k, e)
+        out.append(
+            lambda seat, c=code, s=slot, g=tsumogiri: ev.Dahai(actor=seat(e), pai=c, tsumogiri=g, slot=s)
+        )
+        k.last_discard = (e, len(river) - 1)
+        k.last_actor = e
+        if early is not None:  # the draw itself follows the discard in the record
+            out.append(lambda seat, n=early: ev.Tsumo(actor=seat(n), pai="?"))
+            k.drew[early] = True
+            k.pending_count[early] += 1
+
+    def _start_factory(self, k: Kyoku, dealer_edge: int) -> EventFactory:
+        dora = k.dora[0] if k.dora else "?"
+        k.round = self._next_round(dealer_edge)
+        wind, number, honba, sticks = k.round
+
+        def make(seat: Callable[[int], int]) -> ev.StartKyoku:
+            return ev.StartKyoku(
+                bakaze=("E", "S", "W", "N")[wind % 4],
+                dora_marker=dora,
+                kyoku=number,
+                honba=honba,
+                kyotaku=sticks,
+                oya=seat(dealer_edge),
+                scores=[25000] * 4,  # not on camera: the point sticks are not read
+                tehais=[["?"] * 13 for _ in range(4)],
+            )
+
+        return lambda seat: at_frame(make(seat), k.frame, k.t)
+
+    def _next_round(self, dealer_edge: int) -> tuple[int, int, int, int]:
+        """(wind, kyoku number, honba, riichi sticks on the table) of the kyoku whose dealer sits
+        at ``dealer_edge``, from what the camera saw of the kyoku before: the dealer kept (連荘)
+        or a draw adds a honba; the deal passing from the last seat back to seat 0 starts the next
+        wind; riichi sticks stay on the table after a draw. The video's first kyoku cannot be
+        known from the table (no round marker is read): it is taken as East 1, no honba."""
+        prev = self.last_round
+        number = self._seat(dealer_edge) + 1
+        if prev is None:
+            return 0, number, 0, 0
+        wind, prev_number, honba, sticks, drawn, riichi = prev
+        wind += number < prev_number  # the deal went round past seat 3
+        honba = honba + 1 if (number == prev_number or drawn) else 0
+        sticks = sticks + riichi if drawn else 0
+        return wind, number, honba, sticks
+
+    def _close_round(self, k: Kyoku) -> None:
+        """Remember how the kyoku went, for the next one's start_kyoku."""
+        if k.round is not None:
+            wind, number, honba, sticks = k.round
+            self.last_round = (wind, number, honba, sticks, k.result != "hora", len(k.riichi))
+
+    def _read_sticks(self, k: Kyoku, out: list) -> None:
+        """A riichi stick newly put down where no sideways tile announced a riichi: the seat
+        declared with its tile upright. The stick lies there once the riichi is accepted, so
+        both follow its discard (the rules checker judges that discard). A stick must be seen
+        on ``stick_reads`` reads in a row, at a seat seen without one earlier in the kyoku."""
+        present = self._sticks_now.present
+        for e in np.nonzero(self._trusted)[0].tolist():
+            if not present[e]:
+                k.stick_clear[e] = True
+                k.stick_run[e] = 0
+                continue
+            k.stick_run[e] += 1
+            if (
+                k.stick_run[e] < self.cfg.stick_reads
+                or not k.stick_clear[e]
+                or e in k.riichi
+                or not k.started
+                or not k.rivers[e]
+            ):
+                continue
+            k.riichi.add(e)
+            out.append(lambda seat, e=e: ev.Reach(actor=seat(e)))
+            out.append(lambda seat, e=e: ev.ReachAccepted(actor=seat(e)))
+
+    def _read_dora(self, view: TableView, k: Kyoku, initial: bool = False, out: list | None = None) -> None:
+        up = view.select((view.zone == WALL) & view.face_up & self._trusted[np.clip(view.edge, 0, 3)])
+        for e, u, cid in zip(up.edge.tolist(), up.u.tolist(), up.class_ids.tolist()):
+            if any(ke == e and abs(ku - u) < self.cfg.match_mm for ke, ku in k.dora_u):
+                continue
+            code = self._code(cid)
+            k.dora_u.append((e, u))
+            k.dora.append(code)
+            if not initial and out is not None and k.started:
+                k.dora_waiting.append((code, self._frame))
+        if out is not None:
+            self._flush_dora(k, out)
+
+    def _flush_dora(self, k: Kyoku, out: list) -> None:
+        """A new indicator follows a kan: one turned before the kan is read (the kan maker's arm
+        still over its meld) waits for it, so the record keeps kan, then dora; not forever (a kan
+        the camera missed must not cost the indicator)."""
+        while k.dora_waiting and (
+            k.kans > k.doras or self._frame - k.dora_waiting[0][1] > self.cfg.dora_wait_frames
+        ):
+            code, _ = k.dora_waiting.pop(0)
+            k.doras += 1
+            out.append(lambda seat, c=code: ev.Dora(dora_marker=c))
