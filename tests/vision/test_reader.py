@@ -84,3 +84,15 @@ def test_the_reader_and_the_net_vote_on_face_up_tiles_only():
 def test_a_named_reader_must_exist(tmp_path):
     with pytest.raises(ModelError, match="missing-reader.onnx"):
         TileDetector(reader_path=tmp_path / "missing-reader.onnx")
+
+
+def test_the_default_models_ship_with_the_package():
+    """An installed (non-editable) mjmon carries every model the detector loads by default: a
+    reader left out of the wheel would silently leave the detector reading alone."""
+    import tomllib
+
+    from vision.reader_options import DEFAULT_READER
+
+    pyproject = DEFAULT_MODEL.parents[1] / "pyproject.toml"
+    shipped = tomllib.loads(pyproject.read_text())["tool"]["setuptools"]["package-data"]["models"]
+    assert DEFAULT_MODEL.name in shipped and DEFAULT_READER.name in shipped
