@@ -17,6 +17,16 @@ py=${PYTHON:-python}
 stills=${STILLS:-1600}
 mkdir -p "$work"
 
+# waits for the background jobs given; fails (one line) if any of them did (a bare `wait` always
+# returns 0, so a failed step would go unnoticed until a later one finds its output missing)
+wait_all() {
+    local step=$1 rc=0 pid
+    shift
+    for pid in "$@"; do wait "$pid" || rc=$?; done
+    if [ "$rc" -ne 0 ]; then echo "recipe: step $step failed (exit $rc); see its logs in $work" >&2; fi
+    return "$rc"
+}
+
 echo "1/5 procedural art sets (48, seed 1)" >&2
 $py -m datasets.art.procedural --count 48 --seed 1 --out "$work/procart" > "$work/procart.log"
 
@@ -29,11 +39,13 @@ logs=(--log tracker/samples/jansou-mleague-hanchan.mjai.jsonl)
 for f in "$shared"/data/logs/tenhou6/*.json; do logs+=(--log "$f"); done
 
 echo "2/5 training stills (2 workers x $stills)" >&2
+pids=()
 for w in 1 2; do
     OMP_NUM_THREADS=1 $py -m tracker.cli stills --count "$stills" --seed $((w + 2))000 \
         --out "$work/stills/w$w" "${tilesets[@]}" "${logs[@]}" 2> "$work/stills-w$w.log" &
+    pids+=($!)
 done
-wait
+wait_all 2 "${pids[@]}"
 
 art=(--art "$shared/tileart/fluffystuff" --art "$shared/tileart/kmahjongg-default")
 for d in "$work"/procart/set*; do art+=(--art "$d"); done
@@ -43,10 +55,12 @@ data=(--data "$shared/data/real/riichi-jp/train@2" --data "$shared/data/real/chi
 echo "3/5 detector and reader training, side by side" >&2
 OMP_NUM_THREADS=1 $py -m models.train "${data[@]}" "${art[@]}" --paste 0.3 --lr 2e-3 --batch 16 \
     --minutes "${DETECTOR_MINUTES:-100}" ${init:+--init "$init"} --out "$work/tilenet" > "$work/tilenet.log" &
+pids=($!)
 OMP_NUM_THREADS=1 $py -m models.train_reader --data "$shared/data/real/riichi-jp/train@4" \
     --data "$shared/data/real/chinese/train@2" --data "$work/stills/w1" --data "$work/stills/w2" \
     --minutes "${READER_MINUTES:-60}" --out "$work/reader" > "$work/reader.log" &
-wait
+pids+=($!)
+wait_all 3 "${pids[@]}"
 
 echo "4/5 int8 quantization" >&2
 calib=(--data "$shared/data/real/riichi-jp/train" --data "$shared/data/real/chinese/train"

@@ -1,0 +1,61 @@
+"""models/recipe.sh, dry: a stand-in python records each step; a step that fails stops the recipe."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+RECIPE = Path(__file__).resolve().parents[2] / "models" / "recipe.sh"
+FAKE_PYTHON = """#!/bin/sh
+echo "$*" >> "$CALLS"
+case "$*" in *"$FAIL"*) exit 3;; esac
+exit 0
+"""
+
+pytestmark = pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
+
+
+def _run(tmp_path: Path, fail: str) -> tuple[subprocess.CompletedProcess, list[str]]:
+    fake = tmp_path / "python"
+    fake.write_text(FAKE_PYTHON)
+    fake.chmod(0o755)
+    calls = tmp_path / "calls.txt"
+    calls.touch()
+    env = os.environ | {"PYTHON": str(fake), "CALLS": str(calls), "FAIL": fail}
+    done = subprocess.run(
+        ["bash", str(RECIPE), str(tmp_path / "work")],
+        cwd=RECIPE.parents[1],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    return done, [line.split()[1] for line in calls.read_text().splitlines()]
+
+
+def test_every_step_runs_in_order(tmp_path):
+    done, modules = _run(tmp_path, fail="no step matches this")
+    assert done.returncode == 0, done.stderr
+    assert modules[0] == "datasets.art.procedural"
+    assert sorted(modules[1:3]) == ["tracker.cli", "tracker.cli"]
+    assert sorted(modules[3:5]) == ["models.train", "models.train_reader"]
+    assert modules[5:] == ["models.quantize", "models.quantize"]
+
+
+@pytest.mark.parametrize(
+    "fail, not_run",
+    [
+        ("stills/w2", {"models.train", "models.train_reader", "models.quantize"}),  # a stills worker
+        ("models.train_reader", {"models.quantize"}),  # the reader's training
+    ],
+)
+def test_a_failed_background_step_stops_the_recipe(tmp_path, fail, not_run):
+    # a bare `wait` returns 0 whatever its jobs did: the recipe must not carry on past a failure
+    done, modules = _run(tmp_path, fail)
+    assert done.returncode != 0
+    assert "failed" in done.stderr.splitlines()[-1]
+    assert not not_run & set(modules)
