@@ -123,7 +123,15 @@ def main(argv: list[str] | None = None) -> int:
     classes = _classes(args.classes)
     samples = _load(args.images, args.labels, classes, args.held_out)
     keep_red = any(c in RED_FIVES for c in classes)
-    ours, times, _ = evaluate_ours(samples, args.model, keep_red, zoom=args.zoom, reader=reader_choice(args))
+    from vision.detector import ModelError
+
+    try:
+        ours, times, _ = evaluate_ours(
+            samples, args.model, keep_red, zoom=args.zoom, reader=reader_choice(args)
+        )
+    except ModelError as err:
+        print(f"evaluate: {err}", file=sys.stderr)
+        return 2
     report = {
         "images": len(samples),
         "ours": ours.summary() | {"median_ms": round(float(np.median(times)), 2)},

@@ -116,9 +116,13 @@ def main(argv: list[str] | None = None) -> int:
     add_reader_argument(ap)
     args = ap.parse_args(argv)
 
-    from vision.detector import DEFAULT_MODEL, TileDetector
+    from vision.detector import DEFAULT_MODEL, ModelError, TileDetector
 
-    detector = TileDetector(args.model or DEFAULT_MODEL, reader_path=reader_choice(args))
+    try:
+        detector = TileDetector(args.model or DEFAULT_MODEL, reader_path=reader_choice(args))
+    except ModelError as err:
+        print(f"evaluate_rendered: {err}", file=sys.stderr)
+        return 2
     frames = itertools.chain.from_iterable(
         frames_from_synth(src, args.frames) if src.is_dir() else frames_from_coco(src, args.frames)
         for src in args.sources

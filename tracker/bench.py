@@ -41,14 +41,18 @@ def main(argv: list[str] | None = None) -> int:
     from tracker.run import analyze_video
     from tracker.tracker import TableTracker, TrackerConfig
     from vision.calibration import calibrate_video
-    from vision.detector import DEFAULT_MODEL, TileDetector
+    from vision.detector import DEFAULT_MODEL, ModelError, TileDetector
     from vision.video import VideoSource
 
+    try:  # before decoding: a missing --model / --reader is one line, not a traceback a minute later
+        detector = TileDetector(
+            args.model or DEFAULT_MODEL, threads=args.threads, reader_path=reader_choice(args)
+        )
+    except ModelError as err:
+        print(f"tracker.bench: {err}", file=sys.stderr)
+        return 2
     frames, decode_s, decode_cpu = decode_only(args.video)
     calibration = calibrate_video(args.video)
-    detector = TileDetector(
-        args.model or DEFAULT_MODEL, threads=args.threads, reader_path=reader_choice(args)
-    )
     tracker = TableTracker(calibration, detector, TrackerConfig())
     cpu = cpu_seconds()
     result = analyze_video(VideoSource(args.video), tracker, progress=False)
