@@ -72,7 +72,7 @@ def cjk_fonts() -> list[Path]:
     """Installed fonts that draw every character a face needs (Noto Sans Symbols never: see above)."""
     try:
         listing = subprocess.run(
-            ["fc-list", f":charset={' '.join(f'{ord(c):x}' for c in '萬東發')}", "file"],
+            ["fc-list", f":charset={' '.join(f'{ord(c):x}' for c in sorted(set(NEEDED)))}", "file"],
             capture_output=True, text=True, check=True,
         ).stdout  # fmt: skip
     except (OSError, subprocess.CalledProcessError):
@@ -446,7 +446,7 @@ def main(argv: list[str] | None = None) -> int:
     fonts = cjk_fonts()
     if not fonts:
         print(
-            "procedural art: no CJK font with 萬東發 found (fc-list); install fonts-arphic-ukai",
+            "procedural art: no font draws every character a face needs (fc-list); install fonts-arphic-ukai",
             file=sys.stderr,
         )
         return 2

@@ -76,3 +76,17 @@ def test_symbol_fonts_are_never_used(monkeypatch):
 
     monkeypatch.setattr(procedural.subprocess, "run", lambda *a, **k: Done())
     assert [f.name for f in procedural.cjk_fonts()] == ["ukai.ttc"]
+
+
+def test_fonts_are_asked_for_every_character_a_face_draws(monkeypatch):
+    """A font missing one (a Japanese font without 萬's simplified 万, say) would draw a blank box."""
+    asked = []
+
+    class Done:
+        stdout = ""
+
+    monkeypatch.setattr(procedural.subprocess, "run", lambda args, **k: asked.append(args) or Done())
+    procedural.cjk_fonts()
+    query = asked[0][1]
+    wanted = set(procedural.NEEDED) | set("".join(procedural.WINDS.values()))
+    assert {f"{ord(c):x}" for c in wanted} <= set(query.removeprefix(":charset=").split())
