@@ -17,6 +17,7 @@ import cv2
 import numpy as np
 from pydantic import BaseModel, ConfigDict
 
+from tracker.zones import to_table
 from vision.calibration import Calibration
 
 
@@ -53,15 +54,6 @@ class StickReadings:
         return StickReadings(np.zeros(4, bool), np.full(4, np.nan), np.zeros(4))
 
 
-def _edge_to_table(u: np.ndarray, v: np.ndarray, edge: int) -> tuple[np.ndarray, np.ndarray]:
-    """A seat's (u, v) mm -> table mm (x right, y toward the image-bottom edge), as
-    ``tracker.zones.to_table`` (edge 0 bottom, 1 right, 2 top, 3 left)."""
-    x, y = u, v
-    for _ in range(edge % 4):
-        x, y = y, -x
-    return x, y
-
-
 class StickFinder:
     """``find(image) -> StickReadings`` for one calibration (remap grids built once)."""
 
@@ -73,7 +65,7 @@ class StickFinder:
         uu, vv = np.meshgrid(self.u, self.v)
         maps = []
         for edge in range(4):
-            x, y = _edge_to_table(uu, vv, edge)
+            x, y = to_table(edge, uu, vv)  # seat (u, v) mm -> table mm (edge 0 bottom, 1 right, ...)
             px = calibration.table_to_image(np.stack([x.ravel(), y.ravel()], axis=1))
             maps.append(px.reshape(len(self.v), len(self.u), 2).astype(np.float32))
         # the four patches stacked as one (4 * rows, cols) map: one remap per read
