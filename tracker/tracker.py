@@ -9,7 +9,9 @@ the reading is compared with what the tracker already holds, per table edge:
   backs an ankan, one laid beside a sideways meld tile a kakan;
 - a new face-up tile in a wall is a dora indicator; hands laid face up end the kyoku (hora /
   ryukyoku with the hands read into ``hand``); fresh walls with empty rivers start one;
-- standing tiles are counted (``hand_count``) when two still readings agree.
+- standing tiles are counted (``hand_count``) at stable moments: on one still read when the row
+  is as the record has it, after ``hand_agree`` agreeing reads otherwise, and a count the record
+  contradicts only after ``hand_contra_frames`` (``tracker.read_hands``).
 
 Seats: edge 0..3 is image bottom, right, top, left. The first dealer (seat 0) is the edge that
 discards first, unless the calibration names it. Events wait until that is known.
