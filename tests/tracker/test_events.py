@@ -136,3 +136,18 @@ def test_retractions_drop_or_correct_exactly_the_named_event():
     fixed = ev.apply_retractions(events)
     assert [(e.actor, e.pai) for e in fixed] == [(1, "8m"), (3, "5m")]
     assert events[0].pai == "3m"  # the original record is left as it was
+
+
+def test_a_retraction_names_the_latest_matching_event_before_it():
+    # a kakan read on one read: its draw and its replacement draw share the frame; a chankan
+    # retracts the replacement draw, not the draw before the kan
+    events = [
+        ev.Tsumo(actor=0, pai="?", frame=40),
+        ev.Kakan(actor=0, pai="C", consumed=["C", "C", "C"], frame=40),
+        ev.Tsumo(actor=0, pai="?", frame=40),
+        ev.Retract(target_type="tsumo", target_frame=40, actor=0, frame=50, reason="chankan"),
+        ev.Tsumo(actor=0, pai="?", frame=40),  # after the retraction: not what it named
+    ]
+    fixed = ev.apply_retractions(events)
+    assert [e.type for e in fixed] == ["tsumo", "kakan", "tsumo"]
+    assert fixed[0] is events[0] and fixed[1] is events[1] and fixed[2] is events[4]
