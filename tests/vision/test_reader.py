@@ -72,7 +72,7 @@ def test_the_reader_and_the_net_vote_on_face_up_tiles_only():
     # tile 0: the net hesitates, the reader is sure: 9p; tile 1: the reader sees a back where the net
     # found a face: the net's 2m stays; tile 2: face down, untouched
     assert out.codes.tolist() == ["9p", "2m", BACK]
-    assert out.angles.tolist() == [270, 270, 0]  # the reader's turn for the faces only
+    assert out.angles.tolist() == [0, 0, 0]  # the net's turns stay (the reader's measured worse)
     assert out.confidence[2] == found.confidence[2]
     # disagreement costs confidence: the reader doubts the net's 2m
     assert 0.5 < out.confidence[0] / 0.8 < 1.0 and out.confidence[1] < found.confidence[1]
