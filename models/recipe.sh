@@ -14,7 +14,7 @@ work=${1:?usage: bash models/recipe.sh WORKDIR [INIT_CHECKPOINT]}
 init=${2:-}
 shared=../shared
 py=${PYTHON:-python}
-stills=${STILLS:-1600}
+stills=${STILLS:-1600}  # w1; w2 has 1000 and w3 1200, as the committed models had
 mkdir -p "$work"
 
 # waits for the background jobs given; fails (one line) if any of them did (a bare `wait` always
@@ -27,24 +27,32 @@ wait_all() {
     return "$rc"
 }
 
-echo "1/5 procedural art sets (48, seed 1)" >&2
+echo "1/5 procedural art sets (48 with seed 1; 48 more with seed 2 for the reader's third stills)" >&2
 $py -m datasets.art.procedural --count 48 --seed 1 --out "$work/procart" > "$work/procart.log"
+$py -m datasets.art.procedural --count 48 --seed 2 --out "$work/procart2" > "$work/procart2.log"
 
-tilesets=()
-for d in "$work"/procart/set*; do tilesets+=(--tileset "$d"); done
+shared_sets=()
 for _ in 1 2 3 4 5 6 7 8; do  # the two shared sets: about a quarter of the stills
-    tilesets+=(--tileset "$shared/tileart/fluffystuff" --tileset "$shared/tileart/kmahjongg-default")
+    shared_sets+=(--tileset "$shared/tileart/fluffystuff" --tileset "$shared/tileart/kmahjongg-default")
 done
+tilesets=("${shared_sets[@]}")
+for d in "$work"/procart/set*; do tilesets+=(--tileset "$d"); done
+tilesets2=("${shared_sets[@]}")
+for d in "$work"/procart2/set*; do tilesets2+=(--tileset "$d"); done
 logs=(--log tracker/samples/jansou-mleague-hanchan.mjai.jsonl)
 for f in "$shared"/data/logs/tenhou6/*.json; do logs+=(--log "$f"); done
 
-echo "2/5 training stills (2 workers x $stills)" >&2
+echo "2/5 training stills (3 workers: $stills, 1000, 1200)" >&2
 pids=()
-for w in 1 2; do
-    OMP_NUM_THREADS=1 $py -m tracker.cli stills --count "$stills" --seed $((w + 2))000 \
-        --out "$work/stills/w$w" "${tilesets[@]}" "${logs[@]}" 2> "$work/stills-w$w.log" &
+for spec in "1 $stills" "2 1000"; do
+    set -- $spec
+    OMP_NUM_THREADS=1 $py -m tracker.cli stills --count "$2" --seed $(($1 + 2))000 \
+        --out "$work/stills/w$1" "${tilesets[@]}" "${logs[@]}" 2> "$work/stills-w$1.log" &
     pids+=($!)
 done
+OMP_NUM_THREADS=1 $py -m tracker.cli stills --count 1200 --seed 5000 \
+    --out "$work/stills/w3" "${tilesets2[@]}" "${logs[@]}" 2> "$work/stills-w3.log" &
+pids+=($!)
 wait_all 2 "${pids[@]}"
 
 art=(--art "$shared/tileart/fluffystuff" --art "$shared/tileart/kmahjongg-default")
@@ -58,7 +66,7 @@ OMP_NUM_THREADS=1 $py -m models.train "${data[@]}" "${art[@]}" --paste 0.3 --lr 
 pids=($!)
 OMP_NUM_THREADS=1 $py -m models.train_reader --data "$shared/data/real/riichi-jp/train@4" \
     --data "$shared/data/real/chinese/train@2" --data "$work/stills/w1" --data "$work/stills/w2" \
-    --minutes "${READER_MINUTES:-60}" --out "$work/reader" > "$work/reader.log" &
+    --data "$work/stills/w3" --minutes "${READER_MINUTES:-95}" --out "$work/reader" > "$work/reader.log" &
 pids+=($!)
 wait_all 3 "${pids[@]}"
 
