@@ -66,7 +66,7 @@ class TileDetector:
         """Tiles in an (H, W, 3) uint8 BGR image whose tiles are about ``tile_px`` px wide."""
         x, scale = self.prepare(image, tile_px)
         peaks, cls, size, offset, orient = self.session.run(None, {self.input_name: x})
-        found, probs = decode_with_probs(
+        found, probs = decode(
             peaks[0, 0], cls[0], size[0], offset[0], orient[0], self.threshold, self.class_logits
         )
         h, w = image.shape[:2]
@@ -133,7 +133,7 @@ def net_input(image: np.ndarray, tile_px: float) -> tuple[np.ndarray, float]:
     return x, nw / w
 
 
-def decode_with_probs(
+def decode(
     peaks: np.ndarray,
     cls: np.ndarray,
     size: np.ndarray,
@@ -171,19 +171,6 @@ def decode_with_probs(
         confidence=(score[keep] * probs[ids, keep]).astype(np.float32),
     )
     return det, probs[:, keep].T.astype(np.float32)
-
-
-def decode(
-    peaks: np.ndarray,
-    cls: np.ndarray,
-    size: np.ndarray,
-    offset: np.ndarray,
-    orient: np.ndarray,
-    threshold: float,
-    class_logits: bool = True,
-) -> TileDetections:
-    """``decode_with_probs`` without the probabilities."""
-    return decode_with_probs(peaks, cls, size, offset, orient, threshold, class_logits)[0]
 
 
 def suppress_duplicates(boxes: np.ndarray, score: np.ndarray, iou: float = 0.5) -> np.ndarray:

@@ -25,7 +25,8 @@ def test_decode_gathers_each_peak():
     cls[class_id("back"), 10, 2] = 0.8
     orient[:, 10, 2] = [0, 0, 0, 1]
     size[:, 10, 2] = [27.0, 20.0]
-    det = decode(peaks, cls, size, offset, orient, threshold=0.3, class_logits=False)
+    det, probs = decode(peaks, cls, size, offset, orient, threshold=0.3, class_logits=False)
+    assert probs.shape == (len(det), NUM_CLASSES)  # each tile's class probabilities, for the reader
     assert sorted(det.codes.tolist()) == ["5sr", "back"]
     back = det[det.codes == "back"]
     cx, cy = (2 + 0.5) * STRIDE, (10 + 0.5) * STRIDE
@@ -40,12 +41,13 @@ def test_decode_softmaxes_class_logits_at_the_peaks_only():
     cls[:] = 0.0
     peaks[4, 4] = 0.8
     cls[class_id("P"), 4, 4] = np.log(3 * (NUM_CLASSES - 1))  # probability 3/4 after the softmax
-    (conf,) = decode(peaks, cls, size, offset, orient, threshold=0.3).confidence
+    (conf,) = decode(peaks, cls, size, offset, orient, threshold=0.3)[0].confidence
     assert conf == pytest.approx(0.8 * 0.75, rel=1e-5)
 
 
 def test_decode_nothing():
-    assert len(decode(*_maps(), threshold=0.3)) == 0
+    det, probs = decode(*_maps(), threshold=0.3)
+    assert len(det) == 0 and probs.shape == (0, NUM_CLASSES)
 
 
 def test_suppress_duplicates_keeps_the_better_of_an_overlapping_pair():
