@@ -16,21 +16,28 @@ import torch
 from models.net import OUTPUT_NAMES, Exported, TileNet
 
 
-def export_onnx(net: TileNet, path: Path) -> None:
+def export_graph(
+    net: torch.nn.Module, graph: torch.nn.Module, example: torch.Tensor, path: Path, **names
+) -> None:
+    """``graph`` (a wrapper around ``net``) to ONNX opset 17 with ``net`` in eval mode, then back
+    to the mode it was in; ``names``: input_names, output_names, dynamic_axes."""
     was_training = net.training
     net.eval()
     with torch.no_grad():
-        torch.onnx.export(
-            Exported(net),
-            torch.zeros(1, 3, 256, 256),
-            str(path),
-            input_names=["image"],
-            output_names=list(OUTPUT_NAMES),
-            dynamic_axes={"image": {2: "h", 3: "w"}, **{n: {2: "gh", 3: "gw"} for n in OUTPUT_NAMES}},
-            opset_version=17,
-            dynamo=False,
-        )
+        torch.onnx.export(graph, example, str(path), opset_version=17, dynamo=False, **names)
     net.train(was_training)
+
+
+def export_onnx(net: TileNet, path: Path) -> None:
+    export_graph(
+        net,
+        Exported(net),
+        torch.zeros(1, 3, 256, 256),
+        path,
+        input_names=["image"],
+        output_names=list(OUTPUT_NAMES),
+        dynamic_axes={"image": {2: "h", 3: "w"}, **{n: {2: "gh", 3: "gw"} for n in OUTPUT_NAMES}},
+    )
 
 
 def load_checkpoint(path: Path) -> TileNet:

@@ -17,6 +17,7 @@ and size logits keep their precision. Measure the accuracy cost with ``models.ev
 from __future__ import annotations
 
 import argparse
+import itertools
 import sys
 import tempfile
 from pathlib import Path
@@ -27,17 +28,26 @@ CALIBRATION_SIDE = 384
 FLOAT_NODES = ("/head/Conv",)
 
 
+def training_draws(specs: list[str], rng: np.random.Generator):
+    """Endless random training images with tiles (``models.data.split``'s training side), taken from
+    the data specs in turn."""
+    from models.data import load_any, split
+
+    per_set = [[s for s in split(load_any(spec))[0] if len(s.classes)] for spec in specs]
+    for k in itertools.count():
+        samples = per_set[k % len(per_set)]
+        yield samples[int(rng.integers(len(samples)))]
+
+
 def calibration_inputs(specs: list[str], count: int, seed: int = 0) -> list[np.ndarray]:
     """``count`` net inputs (1, 3, S, S) float32 drawn evenly from the data specs' training images."""
-    from models.data import load_any, split
     from vision.detector import net_input
 
     rng = np.random.default_rng(seed)
-    per_set = [[s for s in split(load_any(spec))[0] if len(s.classes)] for spec in specs]
+    draws = training_draws(specs, rng)
     inputs = []
-    for k in range(count):
-        samples = per_set[k % len(per_set)]
-        sample = samples[int(rng.integers(len(samples)))]
+    for _ in range(count):
+        sample = next(draws)
         x, _ = net_input(sample.load_image(), sample.median_tile_width())
         h, w = x.shape[2:]
         y0 = int(rng.integers(0, max(h - CALIBRATION_SIDE, 0) + 1)) // 8 * 8
@@ -48,17 +58,14 @@ def calibration_inputs(specs: list[str], count: int, seed: int = 0) -> list[np.n
 
 def reader_calibration_inputs(specs: list[str], count: int, seed: int = 0) -> list[np.ndarray]:
     """``count`` batches (32, 3, READER_PX, READER_PX) of training tiles, cut as the reader cuts them."""
-    from models.data import load_any, split
     from vision.reader import crop_tiles, to_input
 
-    rng = np.random.default_rng(seed)
-    per_set = [[s for s in split(load_any(spec))[0] if len(s.classes)] for spec in specs]
+    draws = training_draws(specs, np.random.default_rng(seed))
     inputs = []
-    for k in range(count):
-        samples = per_set[k % len(per_set)]
+    for _ in range(count):
         crops = []
         while sum(len(c) for c in crops) < 32:
-            sample = samples[int(rng.integers(len(samples)))]
+            sample = next(draws)
             crops.append(crop_tiles(sample.load_image(), sample.boxes))
         inputs.append(to_input(np.concatenate(crops)[:32]))
     return inputs

@@ -14,6 +14,7 @@ from pathlib import Path
 import torch
 from torch import nn
 
+from models.export import export_graph
 from models.spec import NUM_CLASSES, NUM_ORIENTATIONS, READER_PX
 
 
@@ -53,17 +54,12 @@ class _Exported(nn.Module):
 
 def export_reader(net: ReaderNet, path: Path) -> None:
     """ONNX (opset 17) with a dynamic batch: input ``crops``, outputs ``logits``, ``orient_logits``."""
-    was_training = net.training
-    net.eval()
-    with torch.no_grad():
-        torch.onnx.export(
-            _Exported(net),
-            torch.zeros(2, 3, READER_PX, READER_PX),
-            str(path),
-            input_names=["crops"],
-            output_names=["logits", "orient_logits"],
-            dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}, "orient_logits": {0: "n"}},
-            opset_version=17,
-            dynamo=False,
-        )
-    net.train(was_training)
+    export_graph(
+        net,
+        _Exported(net),
+        torch.zeros(2, 3, READER_PX, READER_PX),
+        path,
+        input_names=["crops"],
+        output_names=["logits", "orient_logits"],
+        dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}, "orient_logits": {0: "n"}},
+    )
