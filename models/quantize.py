@@ -115,13 +115,28 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--reader", action="store_true", help="the model is the tile reader, not the detector")
     args = ap.parse_args(argv)
-    if args.reader:
-        inputs = reader_calibration_inputs(args.data, args.count, args.seed)
-        quantize(args.model, args.out, inputs, "crops", (), ("Conv", "Relu"))
-    else:
-        quantize(args.model, args.out, calibration_inputs(args.data, args.count, args.seed))
+    if not args.model.is_file():
+        return _fail(f"model file not found: {args.model}")
+    make_inputs = reader_calibration_inputs if args.reader else calibration_inputs
+    try:
+        inputs = make_inputs(args.data, args.count, args.seed)
+    except (OSError, ValueError) as err:
+        return _fail(f"calibration data: {err}")
+    try:
+        if args.reader:
+            quantize(args.model, args.out, inputs, "crops", (), ("Conv", "Relu"))
+        else:
+            quantize(args.model, args.out, inputs)
+    except Exception as err:  # onnx / onnxruntime raise many types for a model they cannot read
+        first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+        return _fail(f"cannot quantize {args.model}: {first}")
     print(f"wrote {args.out}")
     return 0
+
+
+def _fail(message: str) -> int:
+    print(f"quantize: {message}", file=sys.stderr)
+    return 2
 
 
 if __name__ == "__main__":

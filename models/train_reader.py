@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -168,9 +169,13 @@ def main(argv: list[str] | None = None) -> int:
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     rng = np.random.default_rng(args.seed)
-    args.out.mkdir(parents=True, exist_ok=True)
-    bank, names, set_weights = build_bank(args.data, held_out=False, max_images=args.max_images)
-    held, _, _ = build_bank(args.data, held_out=True, max_images=max(50, args.max_images // 6))
+    try:
+        args.out.mkdir(parents=True, exist_ok=True)
+        bank, names, set_weights = build_bank(args.data, held_out=False, max_images=args.max_images)
+        held, _, _ = build_bank(args.data, held_out=True, max_images=max(50, args.max_images // 6))
+    except (OSError, ValueError) as err:
+        print(f"train_reader: {err}", file=sys.stderr)
+        return 2
     p = draw_weights(bank, set_weights)
     print(f"bank {len(bank.labels)} tiles, held out {len(held.labels)}; classes seen "
           f"{len(np.unique(bank.labels))}/{len(MODEL_CLASSES)}", flush=True)  # fmt: skip

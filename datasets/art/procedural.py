@@ -431,7 +431,8 @@ def make_set(out: Path, rng: np.random.Generator, fonts: list[Path]) -> Style:
     painter = FacePainter(style, rng)
     out.mkdir(parents=True, exist_ok=True)
     for code in FACE_CODES:
-        cv2.imwrite(str(out / f"{code}.png"), painter.face(code))
+        if not cv2.imwrite(str(out / f"{code}.png"), painter.face(code)):
+            raise OSError(f"cannot write {out / f'{code}.png'}")
     return style
 
 
@@ -452,7 +453,11 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     rng = np.random.default_rng(args.seed)
     for i in range(args.count):
-        style = make_set(args.out / f"set{i:03d}", rng, fonts)
+        try:
+            style = make_set(args.out / f"set{i:03d}", rng, fonts)
+        except OSError as err:
+            print(f"procedural art: {err}", file=sys.stderr)
+            return 2
         print(f"set{i:03d}: {style.font.name} pins {style.pin_style} sou {style.sou_style} 1s {style.bird}")
     return 0
 

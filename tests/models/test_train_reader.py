@@ -65,3 +65,13 @@ def test_orientation_loss_only_where_the_turn_is_known():
     known_turn = loss_fn(out, labels, torch.tensor([False, False]), torch.tensor([2, -1]))
     assert unknown_turn.item() < 0.01
     assert known_turn.item() == pytest.approx(unknown_turn.item() + np.log(4), abs=1e-3)
+
+
+def test_missing_training_data_is_one_line(tmp_path, capsys):
+    from models.train_reader import main
+
+    assert (
+        main(["--data", str(tmp_path / "nothing"), "--out", str(tmp_path / "out"), "--minutes", "0.01"]) == 2
+    )
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("train_reader:") and "nothing" in err and "\n" not in err

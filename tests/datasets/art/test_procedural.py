@@ -90,3 +90,12 @@ def test_fonts_are_asked_for_every_character_a_face_draws(monkeypatch):
     query = asked[0][1]
     wanted = set(procedural.NEEDED) | set("".join(procedural.WINDS.values()))
     assert {f"{ord(c):x}" for c in wanted} <= set(query.removeprefix(":charset=").split())
+
+
+@needs_font
+def test_an_unwritable_folder_is_one_line(tmp_path, capsys):
+    blocker = tmp_path / "file"
+    blocker.write_text("a file where the sets' folder should go")
+    assert procedural.main(["--count", "1", "--out", str(blocker / "sets")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("procedural art:") and "\n" not in err
