@@ -54,8 +54,20 @@ def random_crop(image: np.ndarray, boxes: np.ndarray, size: int, rng: np.random.
     return out, np.clip(shifted, 0, size - 1), keep
 
 
+def resolution_loss(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The same view through a camera that resolves less: down to 45-90 % and back up. A 720p
+    camera sees tiles about 17 px wide, which the detector scales up to its 20 px, with lens
+    softness and H.264 on top; renderer stills and close-up photos have none of that."""
+    h, w = image.shape[:2]
+    f = rng.uniform(0.45, 0.9)
+    small = cv2.resize(image, (max(4, round(w * f)), max(4, round(h * f))), interpolation=cv2.INTER_AREA)
+    return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+
+
 def photometric(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """Colour, brightness, blur, noise and JPEG round trips, each at random."""
+    """Resolution loss, colour, brightness, blur, noise and JPEG round trips, each at random."""
+    if rng.random() < 0.3:
+        image = resolution_loss(image, rng)
     img = image.astype(np.float32)
     img = img * rng.uniform(0.7, 1.3, size=3) + rng.uniform(-30, 30)  # per-channel gain, offset
     if rng.random() < 0.3:
@@ -67,8 +79,8 @@ def photometric(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     if rng.random() < 0.3:
         k = int(rng.choice([3, 5]))
         img = cv2.GaussianBlur(img, (k, k), rng.uniform(0.5, 1.5))
-    if rng.random() < 0.3:
-        ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(25, 90))])
+    if rng.random() < 0.4:
+        ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(15, 90))])
         img = cv2.imdecode(buf, cv2.IMREAD_COLOR)
     return img
 

@@ -1,6 +1,6 @@
 import numpy as np
 
-from models.augment import Crop, rot90, targets
+from models.augment import Crop, resolution_loss, rot90, targets
 from models.spec import NATIVE_TILE_PX, STRIDE
 
 
@@ -27,3 +27,13 @@ def test_targets_peak_at_tile_centres():
         assert (w, h) == (b[2] - b[0], b[3] - b[1]) or np.allclose((w, h), (b[2] - b[0], b[3] - b[1]))
     assert t["reg"].sum() == 2
     assert (t["cls"] >= 0).sum() == 10  # centre + 4 neighbours each
+
+
+def test_resolution_loss_keeps_the_size_and_removes_fine_detail():
+    board = (np.indices((64, 80)).sum(axis=0) % 2 * 255).astype(np.uint8)  # 1 px checkerboard
+    image = np.repeat(board[..., None], 3, axis=2)
+    out = resolution_loss(image, np.random.default_rng(0))
+    assert out.shape == image.shape and out.dtype == np.uint8
+    # the finest pattern a camera cannot resolve turns to grey: far less contrast than the input
+    assert out.std() < 0.5 * image.std()
+    assert abs(float(out.mean()) - float(image.mean())) < 20
