@@ -2,7 +2,7 @@
 
     nice -n 15 python -m tracker.evaluate_set render SETDIR [--quick] [--size WxH] [--pace P]
         [--hanchan-size WxH]
-    python -m tracker.evaluate_set score SETDIR [--quick] [--model M | --oracle] [--no-analyze]
+    python -m tracker.evaluate_set score SETDIR [--quick] [--model M | --oracle] [--no-analyze] [--jobs N]
 
 ``render`` plans the set (``SETDIR/plan.json``, written once and reused): one clip per log in
 ``../shared/data/logs/tenhou6/`` with faults of every kind in DESIGN.md staged on them (two per
@@ -707,6 +707,23 @@ def markdown(result: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
+def analyze_all(paths: list, tileset: str, model: Path | None, oracle: bool, jobs: int) -> None:
+    """Analyse the clips not analysed yet, ``jobs`` child processes at a time (each one thread)."""
+    from concurrent.futures import ThreadPoolExecutor, as_completed
+
+    def one(spec: ClipSpec, clip: Path, out: Path) -> float | None:
+        if oracle:
+            ensure_spec(spec, tileset, clip)
+        return analyze_clip(clip, out, model, oracle)
+
+    with ThreadPoolExecutor(max(1, jobs)) as pool:
+        running = {pool.submit(one, *p): p[0].name for p in paths}
+        for n, done in enumerate(as_completed(running), 1):
+            took = done.result()
+            if took is not None:
+                _log(f"[{n}/{len(paths)}] analysed {running[done]} in {took:.0f} s")
+
+
 def cmd_score(args) -> int:
     setdir = args.setdir
     plan_path = setdir / "plan.json"
@@ -719,17 +736,10 @@ def cmd_score(args) -> int:
     specs = selected(plan, args.quick)
     rendered = [s for s in specs if (setdir / "clips" / s.name / "truth.json").exists()]
     _log(f"{len(rendered)} of {len(specs)} clips rendered; analysis {key}")
-    scored = []
-    for n, spec in enumerate(rendered, 1):
-        clip, out = setdir / "clips" / spec.name, setdir / "analysis" / key / spec.name
-        if not args.no_analyze:
-            if args.oracle:
-                ensure_spec(spec, plan.tileset, clip)
-            took = analyze_clip(clip, out, model, args.oracle)
-            if took is not None:
-                _log(f"[{n}/{len(rendered)}] analysed {spec.name} in {took:.0f} s")
-        if out.exists():
-            scored.append(score_clip(spec, clip, out))
+    paths = [(spec, setdir / "clips" / spec.name, setdir / "analysis" / key / spec.name) for spec in rendered]
+    if not args.no_analyze:
+        analyze_all(paths, plan.tileset, model, args.oracle, args.jobs)
+    scored = [score_clip(spec, clip, out) for spec, clip, out in paths if out.exists()]
     result = {
         "meta": {
             "setdir": str(setdir),
@@ -781,6 +791,7 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument("--model", help="tile model (default: models/tiles.onnx)")
     s.add_argument("--oracle", action="store_true", help="truth readings (tests.tracker.oracle) instead")
     s.add_argument("--no-analyze", action="store_true", help="score the analyses there are, run none")
+    s.add_argument("--jobs", type=int, default=1, help="clips analysed at once (default 1)")
     s.set_defaults(func=cmd_score)
     args = parser.parse_args(argv)
     return args.func(args)

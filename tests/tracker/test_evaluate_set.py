@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from datasets.synth.faults import parse_faults, stage_faults
 from tests.conftest import SAMPLE_LOG, needs_shared_logs, shared_tenhou6_logs
 from tests.rules_check.kit import start
@@ -76,3 +78,28 @@ def test_alerts_are_classified_staged_consequence_and_false():
     assert totals["per_code"]["kuikae"]["recall"] == 0.0
     assert totals["per_code"]["illegal_call"]["precision"] is None  # only a consequence
     assert (totals["staged"], totals["found"], totals["false"], totals["consequences"]) == (2, 1, 1, 1)
+
+
+def test_analyze_all_runs_every_clip_once_across_jobs(monkeypatch, tmp_path):
+    import threading
+
+    import tracker.evaluate_set as es
+
+    seen, specs_written, lock = [], [], threading.Lock()
+
+    def fake_analyze(clip, out, model, oracle):
+        with lock:
+            seen.append((clip.name, out.name, model, oracle))
+        return 1.0
+
+    monkeypatch.setattr(es, "analyze_clip", fake_analyze)
+    monkeypatch.setattr(es, "ensure_spec", lambda spec, tileset, clip: specs_written.append(spec.name))
+    specs = [
+        es.ClipSpec(name=f"c{i}", log="x", camera="low", seed=i, size=(64, 36), pace=1.0) for i in range(5)
+    ]
+    paths = [(s, tmp_path / "clips" / s.name, tmp_path / "analysis" / s.name) for s in specs]
+    es.analyze_all(paths, "art", Path("m.onnx"), oracle=False, jobs=2)
+    assert sorted(seen) == [(f"c{i}", f"c{i}", Path("m.onnx"), False) for i in range(5)]
+    assert specs_written == []  # the truth-reading double alone needs synth.json
+    es.analyze_all(paths[:2], "art", None, oracle=True, jobs=3)
+    assert sorted(specs_written) == ["c0", "c1"]
