@@ -48,36 +48,48 @@ class Bank:
     part: np.ndarray  # (N,) int64: which --data set
 
 
-def build_bank(specs: list[str], held_out: bool, max_images: int) -> tuple[Bank, list[str], list[int]]:
-    crops, labels, unknown, quarters, part, names, weights = [], [], [], [], [], [], []
+def build_banks(specs: list[str], max_images: int, max_held: int) -> tuple[Bank, Bank, list[str], list[int]]:
+    """The training and held-out banks, each set read once: (train, held, names, weights)."""
+    sides: dict[bool, list[list]] = {False: [[] for _ in range(5)], True: [[] for _ in range(5)]}
+    names, weights = [], []
     for k, spec in enumerate(specs):
         path, _, weight = spec.partition("@")
-        train, held = split(load_any(path))
-        samples = held if held_out else train
-        rng = np.random.default_rng(k)
-        if len(samples) > max_images:
-            samples = [samples[i] for i in sorted(rng.choice(len(samples), max_images, replace=False))]
-        has_red = any(np.isin(s.classes, list(_RED)).any() for s in load_any(path))
-        n0 = sum(len(c) for c in crops)
-        for s in samples:
-            if not len(s.classes):
-                continue
-            crops.append(crop_tiles(s.load_image(), s.boxes, BANK_PX, BANK_MARGIN))
-            labels.append(s.classes)
-            unknown.append(np.isin(s.classes, list(_PLAIN_FIVE)) & (not has_red))
-            quarters.append(np.where(s.angles >= 0, s.angles // 90, -1))
-            part.append(np.full(len(s.classes), k))
+        everything = load_any(path)
+        has_red = any(np.isin(s.classes, list(_RED)).any() for s in everything)
+        train, held = split(everything)
+        for held_out, samples, cap in ((False, train, max_images), (True, held, max_held)):
+            rng = np.random.default_rng(k)
+            if len(samples) > cap:
+                samples = [samples[i] for i in sorted(rng.choice(len(samples), cap, replace=False))]
+            crops, labels, unknown, quarters, part = sides[held_out]
+            n0 = sum(len(c) for c in crops)
+            for s in samples:
+                if not len(s.classes):
+                    continue
+                crops.append(crop_tiles(s.load_image(), s.boxes, BANK_PX, BANK_MARGIN))
+                labels.append(s.classes)
+                unknown.append(np.isin(s.classes, list(_PLAIN_FIVE)) & (not has_red))
+                quarters.append(np.where(s.angles >= 0, s.angles // 90, -1))
+                part.append(np.full(len(s.classes), k))
+            side = "held out" if held_out else "training"
+            print(
+                f"{path}: {side} {len(samples)} images, {sum(len(c) for c in crops) - n0} tiles", flush=True
+            )
         names.append(Path(path).name if Path(path).name != "train" else Path(path).parent.name)
         weights.append(int(weight or 1))
-        print(f"{path}: {len(samples)} images, {sum(len(c) for c in crops) - n0} tiles", flush=True)
-    bank = Bank(
-        np.concatenate(crops),
-        np.concatenate(labels),
-        np.concatenate(unknown),
-        np.concatenate(quarters).astype(np.int64),
-        np.concatenate(part),
-    )
-    return bank, names, weights
+
+    def bank(crops, labels, unknown, quarters, part) -> Bank:
+        if not crops:
+            raise ValueError("no labelled tiles in " + ", ".join(specs))
+        return Bank(
+            np.concatenate(crops),
+            np.concatenate(labels),
+            np.concatenate(unknown),
+            np.concatenate(quarters).astype(np.int64),
+            np.concatenate(part),
+        )
+
+    return bank(*sides[False]), bank(*sides[True]), names, weights
 
 
 def draw_weights(bank: Bank, set_weights: list[int]) -> np.ndarray:
@@ -171,8 +183,9 @@ def main(argv: list[str] | None = None) -> int:
     rng = np.random.default_rng(args.seed)
     try:
         args.out.mkdir(parents=True, exist_ok=True)
-        bank, names, set_weights = build_bank(args.data, held_out=False, max_images=args.max_images)
-        held, _, _ = build_bank(args.data, held_out=True, max_images=max(50, args.max_images // 6))
+        bank, held, names, set_weights = build_banks(
+            args.data, args.max_images, max(50, args.max_images // 6)
+        )
     except (OSError, ValueError) as err:
         print(f"train_reader: {err}", file=sys.stderr)
         return 2

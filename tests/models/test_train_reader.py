@@ -75,3 +75,33 @@ def test_missing_training_data_is_one_line(tmp_path, capsys):
     )
     err = capsys.readouterr().err.strip()
     assert err.startswith("train_reader:") and "nothing" in err and "\n" not in err
+
+
+def test_banks_split_by_source_and_read_each_set_once(tmp_path, monkeypatch):
+    import json
+
+    import cv2
+
+    import models.train_reader as tr
+    from models.data import is_held_out
+
+    folder = tmp_path / "photos"
+    (folder / "images").mkdir(parents=True)
+    (folder / "labels").mkdir()
+    for i in range(40):  # 40 source photos, two tiles each
+        cv2.imwrite(str(folder / "images" / f"src{i}_jpg.rf.{i}.jpg"), np.full((60, 80, 3), 200, np.uint8))
+        (folder / "labels" / f"src{i}_jpg.rf.{i}.txt").write_text("0 0.3 0.5 0.2 0.4\n1 0.7 0.5 0.2 0.4\n")
+    (folder / "meta.json").write_text(json.dumps({"classes": ["1m", "5p"]}))
+    reads = []
+    real_load = tr.load_any
+    monkeypatch.setattr(tr, "load_any", lambda path: reads.append(path) or real_load(path))
+
+    train, held, names, weights = tr.build_banks([f"{folder}@3"], max_images=1000, max_held=1000)
+    held_sources = sum(is_held_out(f"src{i}") for i in range(40))
+    assert reads == [str(folder)]
+    assert len(held.labels) == 2 * held_sources and len(train.labels) == 2 * (40 - held_sources)
+    assert names == ["photos"] and weights == [3]
+    assert set(train.labels.tolist()) == {class_id("1m"), class_id("5p")}
+    assert train.red_unknown[train.labels == class_id("5p")].all()  # this set labels no red fives
+    capped, _, _, _ = tr.build_banks([str(folder)], max_images=5, max_held=5)
+    assert len(capped.labels) == 10
