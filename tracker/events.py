@@ -138,6 +138,9 @@ class Dora(_Event):
 class Reach(_Event):
     type: Literal["reach"] = "reach"
     actor: Seat
+    # vision: a riichi read from its stick, after its declaration discard: was that tile seen
+    # lying upright? True: on several reads and never sideways; False: seen sideways; None: unsure
+    declaration_upright: bool | None = None
 
 
 class ReachAccepted(_Event):

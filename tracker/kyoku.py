@@ -24,6 +24,8 @@ class Slot:
     said: str  # the tile the dahai named
     present: bool = True
     misses: int = 0  # still reads in a row that did not see it
+    upright_reads: int = 0  # reads that saw it lying upright (its first two included)
+    sideways_reads: int = 0  # ... lying sideways
 
 
 @dataclass

@@ -7,12 +7,13 @@ from __future__ import annotations
 import numpy as np
 
 from tracker import events as ev
-from tracker.kyoku import EventFactory, Kyoku
+from tracker.kyoku import EventFactory, Kyoku, at_frame
 from tracker.readings import drawn_apart, pick_code, row_holes, standing_row
 from tracker.zones import HAND, TableView, assign
 
 
 class HandReader:
+    _deal_draw: tuple[Kyoku, int, int] | None = None  # (kyoku, edge, reads) of a first draw seen
     def _watch_lift(self, image: np.ndarray, frame: int, activity: np.ndarray) -> None:
         """While an arm moves over a hand that holds a drawn tile (or the hand of the seat whose
         draw comes next: a quick player draws and discards with no still moment between), read
@@ -110,15 +111,16 @@ class HandReader:
         return None
 
     def _count_hand(self, k: Kyoku, e: int, standing: TableView, apart: bool, out: list) -> None:
-        """Standing-tile counts for ``hand_count``, at genuinely stable moments only: the whole
-        table still (no arm anywhere: a draw from another side of the wall is an arm too), a row
+        """Standing-tile counts for ``hand_count``, at stable moments only: the hand's own edge
+        still (the caller reads trusted edges only; any arm reaching for a tile, a draw from
+        another side of the wall included, starts at its player's edge and moves it), a row
         without holes (a hole is a tile the detector missed), the same count on ``hand_agree``
-        such reads (one, for a row just as the record has it). A count the record contradicts
-        needs more: one off only (大相公 / 小相公), every tile read with confidence, and the same
-        count over ``hand_contra_frames``."""
+        such reads (one, for a row just as the record has it; ``draw_agree`` for the draw of
+        the seat whose turn it is). A count the record contradicts needs more: one off only
+        (大相公 / 小相公), every tile read with confidence, and the same count over
+        ``hand_contra_frames``. Waiting for the whole table to be still left each count a turn
+        behind: at three seconds of play a second, a turn passes between whole-table still reads."""
         count = len(standing)
-        if not self._trusted.all():
-            return  # not a stable moment: neither evidence for nor against
         if row_holes(standing.u, apart) or count < 2:
             k.hand_run[e], k.hand_seen[e] = 0, None
             return
@@ -127,14 +129,31 @@ class HandReader:
         else:
             k.hand_run[e], k.hand_seen[e], k.hand_since[e] = 1, count, self._frame
         expected = self.state.seats[self._seat(e)].hand_count + k.pending_count[e]
+        # a tile apart at the right of the hand whose turn it is to draw: the draw, seen as it
+        # happens (a count one up alone is too often the detector's noise). Only the seat whose
+        # turn it is: a take out of turn (先摸, a dead hand) is claimed on firmer evidence, at the
+        # discard it beat (``_early_draw``); a count one up now and then beside another seat's
+        # turn is a stray detection at the row's end. The row beside it may be a tile short (a
+        # staged 小相公 holding its draw, or a tile the detector missed at the row's left end):
+        # still the draw, and the count is then judged against the record after it
+        draw = (
+            apart
+            and not k.drew[e]
+            and expected % 3 == 1
+            and count in (expected, expected + 1)
+            and _next_to_draw(k, e)
+        )
         # a row as the record has it (no drawn tile apart: no draw to read from it) cannot raise
-        # an alert: one still read reports it; a draw seen or a count off the record needs
-        # ``hand_agree`` of them
-        if k.hand_run[e] < (1 if count == expected and not apart else self.cfg.hand_agree):
+        # an alert: one still read reports it; a draw needs ``draw_agree`` reads (a second one is
+        # asked for at once: a quick player discards within a second of play of drawing, and the
+        # count is wanted while the drawn tile stands); a count off the record ``hand_agree``
+        as_record = count == expected and (not apart or k.drew[e])  # (its draw read already)
+        need = 1 if as_record else self.cfg.draw_agree if draw else self.cfg.hand_agree
+        if k.hand_run[e] < need:
+            if draw:
+                self.gate.confirm(self.cfg.confirm_frames)
             return
-        if count == expected + 1 and apart and not k.drew[e] and k.after_call != e and expected % 3 == 1:
-            # a tile came into the hand from the wall and sits apart at the right: the draw,
-            # seen as it happens (a count one up alone is too often the detector's noise)
+        if draw:
             k.drew[e] = True
             k.pending_count[e] += 1
             expected += 1
@@ -152,8 +171,46 @@ class HandReader:
             k.hand_said[e] = count
             out.append(lambda seat, e=e, n=count: ev.HandCount(actor=seat(e), count=min(n, 18)))
 
+    def _start_on_first_draw(self, k: Kyoku, rows: dict[int, tuple[TableView, bool]], out: list) -> None:
+        """A fresh deal whose first draw is seen: one hand of 14 with its drawn tile apart, three
+        of 13, every row whole, on ``draw_agree`` whole-table reads in a row. Only the dealer
+        draws before the first discard, so that hand names the dealer: the kyoku starts there
+        (its first discard would name the same seat a turn later, and the hands stay uncounted
+        until then)."""
+        shapes = {e: (len(st), apart, row_holes(st.u, apart)) for e, (st, apart) in rows.items()}
+        drawn = [e for e, sh in shapes.items() if sh == (14, True, 0)]
+        plain = [e for e, sh in shapes.items() if sh == (13, False, 0)]
+        if len(drawn) != 1 or len(plain) != 3:
+            self._deal_draw = None
+            return
+        dealer = drawn[0]
+        seen = self._deal_draw if self._deal_draw is not None and self._deal_draw[0] is k else None
+        run = seen[2] + 1 if seen is not None and seen[1] == dealer else 1
+        self._deal_draw = (k, dealer, run)
+        if run < self.cfg.draw_agree:
+            self.gate.confirm(self.cfg.confirm_frames)
+            return
+        if self.seat0_edge is None:
+            self.seat0_edge = dealer  # the first dealer is seat 0
+        if not self.game_started:  # mjai readers expect the game to open first
+            self.game_started = True
+            out.append(lambda seat, f=k.frame, t=k.t: at_frame(ev.StartGame(), f, t))
+        out.append(self._start_factory(k, dealer))
+        k.started = True
+        k.drew[dealer] = True
+        k.pending_count[dealer] += 1
+        out.append(lambda seat, e=dealer: ev.WallTake(actor=seat(e)))
+        out.append(lambda seat, e=dealer: ev.Tsumo(actor=seat(e), pai="?"))
+        # the hands as the deal has them (the state learns of this kyoku only once these events
+        # are emitted, so ``_count_hand`` cannot judge them on this read)
+        for e in range(4):
+            n = 14 if e == dealer else 13
+            k.hand_said[e] = n
+            out.append(lambda seat, e=e, n=n: ev.HandCount(actor=seat(e), count=n))
+
     def _read_hands(self, view: TableView, k: Kyoku, out: list) -> None:
         opened = {}
+        rows: dict[int, tuple[TableView, bool]] = {}
         for e in np.nonzero(self._trusted)[0].tolist():
             hand = view.where(e, HAND)
             up = hand.select(hand.face_up)
@@ -161,8 +218,12 @@ class HandReader:
                 opened[e] = [self._code(int(c)) for c in up.select(np.argsort(up.u)).class_ids.tolist()]
                 continue
             standing = standing_row(hand)
-            apart = self._look_at_hand(k, e, standing.u)
-            if k.started:
+            rows[e] = (standing, self._look_at_hand(k, e, standing.u))
+        if not k.started:
+            if not opened and len(rows) == 4:
+                self._start_on_first_draw(k, rows, out)
+        elif k.started:
+            for e, (standing, apart) in rows.items():
                 self._count_hand(k, e, standing, apart, out)
         if not opened or not k.started:
             return
@@ -242,3 +303,8 @@ class HandReader:
             codes = [self._code(int(c)) for c in up.select(np.argsort(up.u)).class_ids.tolist()]
             k.winners.add(e)
             out.append(lambda seat, e=e, h=codes: ev.Hora(actor=seat(e), target=seat(src), pai=pai, hand=h))
+
+
+def _next_to_draw(k: Kyoku, e: int) -> bool:
+    """Is it edge ``e``'s turn to draw: the last play was its kamicha's discard (no call since)?"""
+    return k.last_actor is not None and k.after_call is None and e == (k.last_actor + 1) % 4

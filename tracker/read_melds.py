@@ -84,7 +84,7 @@ class MeldReader:
             return
         src, _, (u, v, votes, sideways) = gone[-1]
         k.vanished.remove(gone[-1])
-        self._discard(k, src, u, v, sideways, out, votes)
+        self._discard(k, src, u, v, [sideways], out, votes)
 
     @staticmethod
     def _last_discard_gone(k: Kyoku, e: int) -> bool:

@@ -11,7 +11,7 @@ import numpy as np
 
 from tracker import events as ev
 from tracker.kyoku import EventFactory, Kyoku, Slot, at_frame, disarm
-from tracker.readings import TILE_H, pick_code
+from tracker.readings import TILE_H, one_per_tile, pick_code
 from tracker.zones import RIVER, WALL, TableView
 
 
@@ -20,6 +20,9 @@ class RiverReader:
         for e in np.nonzero(self._trusted)[0].tolist():
             obs = view.where(e, RIVER)
             obs = obs.select(obs.face_up)  # discards lie face up: a back or standing tile here is noise
+            obs, doubled = one_per_tile(obs)
+            # how each tile lies on this read (None: seen twice, unknown)
+            turns = [None if d else bool(s) for d, s in zip(doubled.tolist(), obs.sideways.tolist())]
             river = k.rivers[e]
             present = [i for i, s in enumerate(river) if s.present]
             fresh = np.ones(len(obs), bool)
@@ -30,15 +33,19 @@ class RiverReader:
                 near = d.min(axis=1) < self.cfg.match_mm
                 fresh = ~near
                 for j in np.nonzero(near)[0]:
+                    slot = river[present[int(d[j].argmin())]]
                     # votes weigh by the detector's confidence: low-confidence codes are often wrong
-                    river[present[int(d[j].argmin())]].votes[self._code(int(obs.class_ids[j]))] += float(
-                        obs.confidence[j]
-                    )
+                    slot.votes[self._code(int(obs.class_ids[j]))] += float(obs.confidence[j])
+                    if turns[j] is True:
+                        slot.sideways_reads += 1
+                    elif turns[j] is False:
+                        slot.upright_reads += 1
                 seen = {present[int(i)] for i in d.argmin(axis=1)[near]}
             else:
                 seen = set()
             self._review(k, e, [i for i in present if i not in seen], [i for i in present if i in seen], out)
             new = obs.select(fresh)
+            new_turns = [t for t, f in zip(turns, fresh.tolist()) if f]
             confirmed, waiting = [], []
             for j in range(len(new)):
                 u, v = float(new.u[j]), float(new.v[j])
@@ -53,12 +60,12 @@ class RiverReader:
                 )
                 weight = float(new.confidence[j])
                 if hit is None:
-                    waiting.append((u, v, Counter({code: weight}), bool(new.sideways[j])))
+                    waiting.append((u, v, Counter({code: weight}), new_turns[j]))
                 else:
                     hit[2][code] += weight
-                    confirmed.append((j, hit[2]))
+                    confirmed.append((j, hit))
             # a tile seen once that left before it could be confirmed: a discard called at once
-            hits = {id(c) for j, c in confirmed}
+            hits = {id(c[2]) for j, c in confirmed}
             gone = [c for c in k.cand_river[e] if id(c[2]) not in hits]
             k.vanished = [x for x in k.vanished if self._frame - x[1] <= self.cfg.vanished_frames]
             k.vanished += [(e, self._frame, c) for c in gone]
@@ -67,13 +74,15 @@ class RiverReader:
                 self.gate.confirm(self.cfg.confirm_frames)
             if not confirmed:
                 continue
-            picked = new.select(np.array([j for j, _ in confirmed]))
+            picked_idx = [j for j, _ in confirmed]
+            picked = new.select(np.array(picked_idx))
             order = np.lexsort(
                 (picked.u, -np.round(picked.v / TILE_H))
             )  # rows from the player, then left to right
             for j in order.tolist():
-                u, v, sideways = float(picked.u[j]), float(picked.v[j]), bool(picked.sideways[j])
-                self._discard(k, e, u, v, sideways, out, confirmed[j][1])
+                u, v = float(picked.u[j]), float(picked.v[j])
+                cand = confirmed[j][1]
+                self._discard(k, e, u, v, [cand[3], new_turns[picked_idx[j]]], out, cand[2])
 
     def _review(self, k: Kyoku, e: int, missed: list[int], seen: list[int], out: list) -> None:
         """Retract what later reads contradict: a discard whose tile left the river with no call
@@ -111,16 +120,31 @@ class RiverReader:
                 )
 
     def _discard(
-        self, k: Kyoku, e: int, u: float, v: float, sideways: bool, out: list, votes: Counter
+        self, k: Kyoku, e: int, u: float, v: float, turns: list[bool | None], out: list, votes: Counter
     ) -> None:
+        """A discard at (u, v) mm, read ``turns`` (lying sideways on each read so far; None: not
+        known on that read): sideways only when every read saw it so (a lone sideways read is
+        the detector's, and a sideways tile names a riichi)."""
         code = pick_code(votes)
+        sideways = all(t is True for t in turns)
         river = k.rivers[e]
         first = next((s for s in river), None)
         v0 = first.v if first is not None else v
         row = max(0, int(round((v0 - v) / TILE_H)))
         same_row = [s for s in river if s.present and max(0, int(round((v0 - s.v) / TILE_H))) == row]
         col = sum(1 for s in same_row if s.u < u)
-        river.append(Slot(u, v, votes, sideways, self._frame, code))
+        river.append(
+            Slot(
+                u,
+                v,
+                votes,
+                sideways,
+                self._frame,
+                code,
+                upright_reads=turns.count(False),
+                sideways_reads=turns.count(True),
+            )
+        )
         if not k.started:
             if self.seat0_edge is None:
                 self.seat0_edge = e  # the first discard names the first dealer
@@ -226,8 +250,23 @@ class RiverReader:
             ):
                 continue
             k.riichi.add(e)
-            out.append(lambda seat, e=e: ev.Reach(actor=seat(e)))
+            upright = self._declaration_upright(k.rivers[e])
+            out.append(lambda seat, e=e, up=upright: ev.Reach(actor=seat(e), declaration_upright=up))
             out.append(lambda seat, e=e: ev.ReachAccepted(actor=seat(e)))
+
+    def _declaration_upright(self, river: list[Slot]) -> bool | None:
+        """Did the declaration tile (the river's last tile) lie upright? Claimed only on
+        ``orientation_reads`` reads that saw it upright and none that saw it sideways: a sideways
+        tile the detector read upright once or twice is the usual case, an upright one the rare
+        irregularity. Sideways when most reads saw it so; else unknown."""
+        slot = next((s for s in reversed(river) if s.present), None)
+        if slot is None:
+            return None
+        if slot.sideways_reads == 0 and slot.upright_reads >= self.cfg.orientation_reads:
+            return True
+        if slot.sideways_reads > slot.upright_reads:
+            return False
+        return None
 
     def _read_dora(self, view: TableView, k: Kyoku, initial: bool = False, out: list | None = None) -> None:
         up = view.select((view.zone == WALL) & view.face_up & self._trusted[np.clip(view.edge, 0, 3)])

@@ -4,6 +4,7 @@ Pure functions over ``tracker.zones.TableView`` arrays (mm in a seat's frame).""
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 
 import numpy as np
 
@@ -31,6 +32,33 @@ def standing_row(hand: TableView, min_step_mm: float = 0.5 * TILE_W) -> TableVie
     return row.select(np.array(sorted(keep, key=lambda j: row.u[j])))
 
 
+def one_per_tile(
+    river: TableView, min_step_mm: float = 0.75 * TILE_W, row_mm: float = 0.5 * TILE_H
+) -> tuple[TableView, np.ndarray]:
+    """One river's tiles, one detection per tile, and ``doubled`` (M,) bool: the tiles seen twice.
+    Tiles of a row lie a tile's width apart (26 mm; 30 beside a sideways one), so two detections
+    closer than ``min_step_mm`` along a row are one tile boxed twice, or a sideways tile read as
+    two upright ones: the surer kept, at the pair's middle; how it lies is unknown."""
+    if len(river) < 2:
+        return river, np.zeros(len(river), bool)
+    keep: list[int] = []
+    u = river.u.astype(np.float32).copy()
+    doubled = np.zeros(len(river), bool)
+    for i in np.argsort(-river.confidence, kind="stable").tolist():
+        twin = next(
+            (j for j in keep if abs(u[j] - u[i]) < min_step_mm and abs(river.v[j] - river.v[i]) < row_mm),
+            None,
+        )
+        if twin is None:
+            keep.append(i)
+        elif not doubled[twin]:
+            doubled[twin] = True
+            u[twin] = 0.5 * (u[twin] + u[i])
+    idx = np.array(sorted(keep))
+    out = river.select(idx)
+    return replace(out, u=u[idx]), doubled[idx]
+
+
 def row_holes(u: np.ndarray, apart: bool, gap_mm: float = 8.0) -> int:
     """Places in a standing row (``u`` mm; the drawn tile set apart excluded) where neighbours
     stand a tile or more apart: tiles the detector missed."""
@@ -50,9 +78,20 @@ def drawn_apart(u: np.ndarray, gap_mm: float = 5.0) -> bool:
 
 
 def pick_code(votes: Counter) -> str:
-    """The most seen code, a known tile before ``?``."""
-    known = [(n, c) for c, n in votes.items() if c != "?"]
-    return max(known)[1] if known else "?"
+    """The most seen tile (votes: code -> weight), a known tile before ``?``. A red five and a
+    plain one are the same kind: the kind is chosen on both's votes, then the face with more
+    of them; a tie is a plain five (one five in four is red: a red five is claimed only when it
+    was seen more). No rules are applied here: a five read red stays red under MCR too (the
+    record keeps what was seen). Other ties go to the code seen first."""
+    by_kind: dict[str, float] = {}
+    for c, n in votes.items():
+        if c != "?":
+            by_kind[tiles.deaka(c)] = by_kind.get(tiles.deaka(c), 0.0) + n
+    if not by_kind:
+        return "?"
+    kind = max(by_kind, key=by_kind.__getitem__)  # the first seen of equals
+    red = next((c for c in votes if c != kind and tiles.deaka(c) == kind), None)
+    return red if red is not None and votes[red] > votes.get(kind, 0.0) else kind
 
 
 def game_code(class_id: int, bonus: bool) -> str:

@@ -60,6 +60,7 @@ class TrackerConfig(BaseModel):
     crop: bool = True  # run the detector on the felt's bounding box only
     confirm_frames: int = 1  # a new river / meld tile must be seen again this many still frames later
     hand_agree: int = 3  # still readings in a row that must agree on a hand's count
+    draw_agree: int = 2  # ... on a drawn tile apart at the hand whose turn it is to draw
     hand_contra_frames: int = 30  # a count off the record's must hold this long (and be one off)
     hand_contra_confidence: float = 0.6  # ... with every standing tile read at least this sure
     tile_px_scale: float = 1.0  # detector scale: calibrated face width times this
@@ -73,6 +74,7 @@ class TrackerConfig(BaseModel):
     dora_wait_frames: int = 90  # a new indicator waits at most this long for its kan to be read
     place_mm: float = 8.0  # a standing tile this near a remembered place stands there
     stick_reads: int = 2  # still reads in a row that must see a new riichi stick
+    orientation_reads: int = 3  # reads that must all see a river tile upright before it is said to be
     bands: ZoneBands = ZoneBands()
 
 

@@ -5,7 +5,9 @@ M-League ch.4 §8.2 (立直宣言 ... 将打出牌横置) and §8.4 (若立直�
 
 Code ``riichi_not_sideways``; needs ``Dahai.slot``. A camera that missed the declaration (the tile
 upright) reads the riichi from its stick, after the tile: a ``reach`` that comes once the seat has
-discarded names its last discard as the declaration tile.
+discarded names its last discard as the declaration tile, judged only when the camera says it saw
+that tile upright (``Reach.declaration_upright``): a sideways tile it failed to read sideways
+looks the same in the record, and is far more common than the irregularity.
 """
 
 from __future__ import annotations
@@ -42,6 +44,8 @@ def _read_late(event, situation: Situation) -> list[Finding]:
     seat = situation.table.seats[event.actor]
     if seat.hand_count % 3 != 1 or not seat.river:
         return []  # declared holding the tile to discard: judged on that discard
+    if event.declaration_upright is not True:
+        return []  # the camera is not sure how the tile lies
     last = seat.river[-1]
     if last.sideways or last.called_away:
         return []

@@ -230,6 +230,20 @@ def test_early_draw_wall_take_comes_before_the_discard_it_beat():
     assert kinds.index(("dahai", 1)) < kinds.index(("wall_take", 2))  # read as its own turn's draw
 
 
+def test_a_drawn_tile_seen_on_still_reads_is_a_draw_only_in_its_seats_turn():
+    # seat 0 discarded: seat 1 draws next. A tile apart beside seat 1's hand on agreeing still
+    # reads is its draw; the same beside seat 2's hand (not its turn) is a stray detection, not a
+    # take out of turn (an early draw is read at the discard it beat, with firmer evidence)
+    first = (0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "1m", False)
+    for edge, want in ((1, [("wall_take", 1), ("tsumo", 1)]), (2, [])):
+        s = _started()
+        for f in range(10, 10 + TrackerConfig().hand_agree + 1):
+            s.read(_rows([first], {edge: _hand(edge, 13, drawn=True)}), f)
+        takes = [(e.type, e.actor) for e in s.events if e.frame >= 10 and e.type in ("wall_take", "tsumo")]
+        assert takes == want
+        assert not s.alerts
+
+
 def test_hand_counts_only_at_still_moments_and_a_contradiction_needs_time():
     first = (0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "1m", False)
     s = _started()
@@ -238,13 +252,13 @@ def test_hand_counts_only_at_still_moments_and_a_contradiction_needs_time():
     def counts(seat: int) -> list[int]:
         return [e.count for e in s.events if e.type == "hand_count" and e.actor == seat]
 
-    # an arm somewhere: reads of the still edges count nothing toward a hand count
+    # an arm over edge 3: its hand is not counted; the still edges' hands are
     partial = np.array([True, True, True, False])
     for f in range(10, 16):
         s.events += tracker._emit(
             tracker._observe(_view(_rows([first], {})), f, f / 30, partial), f, f / 30
         ).events
-    assert counts(1) == []
+    assert counts(3) == [] and counts(1) == [13]
     for f in range(16, 19):
         s.read(_rows([first], {}), f)
     assert counts(1) == [13]
@@ -446,6 +460,7 @@ def test_a_riichi_declared_upright_is_read_from_its_stick():
         if e.type in ("dahai", "reach", "reach_accepted")
     ]
     assert play[-3:] == [("dahai", 1), ("reach", 1), ("reach_accepted", 1)]
+    assert [e for e in s.events if e.type == "reach"][0].declaration_upright is True  # 4 reads
     assert [(a.code, a.seat) for a in s.alerts] == [("riichi_not_sideways", 1)]
     # seat 1's next discard, upright as after any riichi: no second alert, no second reach
     after = (1, RIVER, tl.RIVER_LEFT + 39, tl.RIVER_ROW0_V, "E", False)
@@ -453,6 +468,51 @@ def test_a_riichi_declared_upright_is_read_from_its_stick():
     s.read(_rows([first, upright, after], {}), 31)
     assert [e.type for e in s.events].count("reach") == 1 and len(s.alerts) == 1
     assert not s.tracker.state_errors
+
+
+def test_a_riichi_stick_after_a_tile_not_surely_upright_is_no_alert():
+    # the declaration tile read sideways on one read, upright on the others: the detector missed
+    # its turn, not the player. The riichi is read from the stick; how the tile lay is unknown
+    first = (0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "1m", False)
+    upright = (1, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "9s", False)
+    side = (1, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "9s", True)
+    s = _started()
+    s.read(_rows([first, side], {}), 10)
+    s.read(_rows([first, upright], {}), 11)
+    dahai = [e for e in s.events if e.type == "dahai"][-1]
+    assert dahai.actor == 1 and not dahai.slot.sideways  # one sideways read names no riichi
+    assert "reach" not in [e.type for e in s.events]
+    s.tracker._sticks_now = _sticks(1)
+    for f in (20, 21, 22):
+        s.read(_rows([first, upright], {}), f)
+    reach = [e for e in s.events if e.type == "reach"]
+    assert len(reach) == 1 and reach[0].declaration_upright is None
+    assert not s.alerts and not s.tracker.state_errors
+
+
+def test_a_discard_lies_sideways_only_when_its_reads_agree():
+    first = (0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "1m", False)
+    upright = (1, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "9s", False)
+    side = (1, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "9s", True)
+    for reads, want in (((upright, side), False), ((side, side), True)):
+        s = _started()
+        for f, tile in zip((10, 11), reads):
+            s.read(_rows([first, tile], {}), f)
+        dahai = [e for e in s.events if e.type == "dahai"][-1]
+        assert dahai.actor == 1 and dahai.slot.sideways is want
+        assert ("reach" in [e.type for e in s.events]) is want
+
+
+def test_a_discard_boxed_twice_is_one_discard():
+    # the detector boxes seat 1's tile twice, 10 mm apart: one discard, so the next tile is the
+    # river's second (a doubled slot would make the sixth tile a seventh: a false river_layout)
+    first = (0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "1m", False)
+    twice = [(1, RIVER, tl.RIVER_LEFT + 8, tl.RIVER_ROW0_V, "9s", False)]
+    twice += [(1, RIVER, tl.RIVER_LEFT + 18, tl.RIVER_ROW0_V, "9s", False)]
+    s = _started()
+    for f in (10, 11, 12):
+        s.read(_rows([first, *twice], {}), f)
+    assert [(e.actor, e.pai) for e in s.events if e.type == "dahai"] == [(0, "1m"), (1, "9s")]
 
 
 def test_no_stick_no_riichi_and_a_sideways_riichi_is_not_read_twice():

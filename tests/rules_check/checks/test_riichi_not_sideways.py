@@ -17,10 +17,21 @@ def test_a_riichi_tile_laid_upright_is_reported_and_a_sideways_one_is_not():
 def test_a_riichi_read_from_its_stick_after_the_upright_tile_names_that_tile():
     # the camera saw no sideways tile: the reach comes after the declaration discard (the stick)
     stream = start() + draw(0, "1m", slot=(0, 0, False)) + draw(1, "N", slot=(0, 0, False))
-    stream += [ev.Reach(actor=0), ev.ReachAccepted(actor=0)]
+    stream += [ev.Reach(actor=0, declaration_upright=True), ev.ReachAccepted(actor=0)]
     stream += draw(2, "W", slot=(0, 0, False)) + draw(3, "S", slot=(0, 0, False))
     stream += draw(0, "9m", slot=(0, 1, False))  # the discard after a riichi lies upright
     checker = feed(stream)
     assert found(checker) == [("riichi_not_sideways", 0, "warning")]
     assert "(1m)" in checker.alerts[0].message
     assert checker.state.seats[0].riichi and not any(s.sideways for s in checker.state.seats[0].river)
+
+
+def test_a_riichi_read_from_its_stick_is_judged_only_when_the_tile_was_seen_upright():
+    # the tile's slot says upright, but the camera did not see it upright on enough reads (or saw
+    # it sideways): a sideways tile misread, not an irregularity
+    for upright in (None, False):
+        stream = start() + draw(0, "1m", slot=(0, 0, False)) + draw(1, "N", slot=(0, 0, False))
+        stream += [ev.Reach(actor=0, declaration_upright=upright), ev.ReachAccepted(actor=0)]
+        stream += draw(2, "W", slot=(0, 0, False))
+        checker = feed(stream)
+        assert found(checker) == [] and checker.state.seats[0].riichi

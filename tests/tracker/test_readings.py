@@ -1,0 +1,67 @@
+"""tracker.readings: picking a tile from votes, one detection per river tile."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+
+from tracker.readings import TILE_W, one_per_tile, pick_code
+from tracker.tiles import class_id, parse
+from tracker.zones import RIVER, TableView
+
+
+def test_a_five_read_red_and_plain_equally_is_a_plain_five():
+    for plain, red in zip(parse("5m5p5s"), parse("0m0p0s")):
+        assert pick_code(Counter({red: 1.0, plain: 1.0})) == plain
+        assert pick_code(Counter({plain: 1.0, red: 1.0})) == plain  # whichever was seen first
+        assert pick_code(Counter({plain: 1.0, red: 2.0})) == red  # seen red more: red (MCR too)
+
+
+def test_the_kind_is_chosen_on_both_fives_votes():
+    # 5m seen 0.4 + red 0.5 = 0.9 of "a five of characters" beats 0.6 of 3m; the red face had more
+    assert pick_code(Counter({"3m": 0.6, "5m": 0.4, "5mr": 0.5})) == "5mr"
+    assert pick_code(Counter({"3m": 1.0, "5m": 0.4, "5mr": 0.5})) == "3m"
+
+
+def test_unknown_only_when_nothing_is_known_and_ties_go_to_the_first_seen():
+    assert pick_code(Counter()) == "?"
+    assert pick_code(Counter({"?": 3.0})) == "?"
+    assert pick_code(Counter({"?": 3.0, "E": 0.1})) == "E"
+    assert pick_code(Counter({"9p": 1.0, "1p": 1.0})) == "9p"
+    assert pick_code(Counter({"1p": 1.0, "9p": 1.0})) == "1p"
+
+
+def _river(rows: list[tuple[float, float, str, bool, float]]) -> TableView:
+    """(u, v, code, sideways, confidence) rows of edge 0's river."""
+    n = len(rows)
+    return TableView(
+        edge=np.zeros(n, np.int8),
+        zone=np.full(n, RIVER, np.int8),
+        u=np.array([r[0] for r in rows], np.float32),
+        v=np.array([r[1] for r in rows], np.float32),
+        class_ids=np.array([class_id(r[2]) for r in rows], np.int64),
+        sideways=np.array([r[3] for r in rows], bool),
+        face_up=np.ones(n, bool),
+        confidence=np.array([r[4] for r in rows], np.float32),
+    )
+
+
+def test_a_tile_boxed_twice_is_one_tile_whose_orientation_is_unknown():
+    # 6p sideways read as two upright tiles 14 mm apart; its neighbours a tile's width away stay
+    row = [
+        (-47.0, 276.0, "9s", False, 0.5),
+        (-25.0, 280.0, "6p", False, 0.2),
+        (-11.0, 280.0, "6p", False, 0.5),
+    ]
+    row += [(-11.0 + TILE_W + 5, 278.0, "E", False, 0.9)]
+    tiles, doubled = one_per_tile(_river(row))
+    assert len(tiles) == 3
+    assert tiles.u.tolist() == [-47.0, -18.0, 20.0]
+    assert doubled.tolist() == [False, True, False]
+    assert tiles.confidence[1] == np.float32(0.5)  # the surer of the pair
+    # tiles in two rows at the same u are two tiles; so are neighbours 26 mm apart
+    tiles, doubled = one_per_tile(_river([(0.0, 280.0, "1m", False, 1.0), (0.0, 244.0, "2m", False, 1.0)]))
+    assert len(tiles) == 2 and not doubled.any()
+    tiles, doubled = one_per_tile(_river([(0.0, 280.0, "1m", False, 1.0), (TILE_W, 280.0, "2m", False, 1.0)]))
+    assert len(tiles) == 2 and not doubled.any()
