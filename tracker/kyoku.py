@@ -73,7 +73,7 @@ class Kyoku:
     cand_meld: list[np.ndarray] = field(default_factory=lambda: [np.zeros((0, 2))] * 4)
     # (M, 3) u, v, frame first in view of new meld tiles, per edge (reads of moving edges too)
     meld_glimpses: list[np.ndarray] = field(default_factory=lambda: [np.zeros((0, 3))] * 4)
-    hand_seen: list[int | None] = field(default_factory=lambda: [None] * 4)
+    hand_seen: list[tuple[int, bool] | None] = field(default_factory=lambda: [None] * 4)  # (count, one apart)
     hand_run: list[int] = field(default_factory=lambda: [0] * 4)  # still readings in a row with that count
     hand_since: list[int] = field(default_factory=lambda: [0] * 4)  # frame of the first of them
     hand_said: list[int | None] = field(default_factory=lambda: [None] * 4)

@@ -14,6 +14,7 @@ from tracker.zones import HAND, TableView, assign
 
 class HandReader:
     _deal_draw: tuple[Kyoku, int, int] | None = None  # (kyoku, edge, reads) of a first draw seen
+
     def _watch_lift(self, image: np.ndarray, frame: int, activity: np.ndarray) -> None:
         """While an arm moves over a hand that holds a drawn tile (or the hand of the seat whose
         draw comes next: a quick player draws and discards with no still moment between), read
@@ -118,16 +119,16 @@ class HandReader:
         such reads (one, for a row just as the record has it; ``draw_agree`` for the draw of
         the seat whose turn it is). A count the record contradicts needs more: one off only
         (大相公 / 小相公), every tile read with confidence, and the same count over
-        ``hand_contra_frames``. Waiting for the whole table to be still left each count a turn
-        behind: at three seconds of play a second, a turn passes between whole-table still reads."""
+        ``hand_contra_frames``. (Whole-table stillness and ``hand_agree`` reads for a draw left
+        the draws unreported: a turn at three seconds of play a second has one or two such reads.)"""
         count = len(standing)
         if row_holes(standing.u, apart) or count < 2:
             k.hand_run[e], k.hand_seen[e] = 0, None
             return
-        if k.hand_seen[e] == count:
+        if k.hand_seen[e] == (count, apart):  # (a row of 13 and the same with a tile apart differ)
             k.hand_run[e] += 1
         else:
-            k.hand_run[e], k.hand_seen[e], k.hand_since[e] = 1, count, self._frame
+            k.hand_run[e], k.hand_seen[e], k.hand_since[e] = 1, (count, apart), self._frame
         expected = self.state.seats[self._seat(e)].hand_count + k.pending_count[e]
         # a tile apart at the right of the hand whose turn it is to draw: the draw, seen as it
         # happens (a count one up alone is too often the detector's noise). Only the seat whose

@@ -1,0 +1,131 @@
+"""Standing-hand counts (``tracker.read_hands``): the draw of the seat whose turn it is reported
+while its tile stands apart, hands counted on their own edge's stillness, a kyoku started at
+its dealer's first draw. Scripted table readings, as in test_tracker_events."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from datasets.scene import table_layout as tl
+from tests.tracker.test_tracker_events import _hand, _rows, _Script, _started, _table, _view
+from tracker.tracker import TrackerConfig
+from tracker.zones import HAND, RIVER
+
+FIRST = (0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "1m", False)  # the dealer's (edge 0) discard
+
+
+def _counts(s: _Script, seat: int) -> list[tuple[int, int]]:
+    return [(e.frame, e.count) for e in s.events if e.type == "hand_count" and e.actor == seat]
+
+
+def test_the_draw_is_counted_on_two_reads_and_a_second_read_is_asked_for():
+    s = _started()
+    s.read(_rows([FIRST], {}), 10)
+    drew = {1: _hand(1, 13, drawn=True)}
+    s.read(_rows([FIRST], drew), 20)
+    assert not [e for e in s.events if e.frame == 20]  # one read: not yet
+    assert s.tracker.gate._confirm_in == TrackerConfig().confirm_frames  # a second look, at once
+    s.read(_rows([FIRST], drew), 21)
+    assert [(e.type, e.actor) for e in s.events if e.frame == 21] == [
+        ("wall_take", 1),
+        ("tsumo", 1),
+        ("hand_count", 1),
+    ]
+    assert _counts(s, 1)[-1] == (21, 14)
+    assert not s.alerts
+    # TrackerConfig().hand_agree (3) reads were needed before: the count lagged the whole turn
+    assert TrackerConfig().draw_agree < TrackerConfig().hand_agree
+
+
+def test_a_hand_is_counted_when_its_own_edge_is_still():
+    s = _started()
+    s.read(_rows([FIRST], {}), 10)
+    drew = {1: _hand(1, 13, drawn=True)}
+    # an arm moves over edge 2 the whole time: edge 1's draw is still read and counted
+    still = np.array([True, True, False, True])
+    for f in (20, 21):
+        out = s.tracker._observe(_view(_rows([FIRST], drew)), f, f / 30, still)
+        s.events += s.tracker._emit(out, f, f / 30).events
+    assert _counts(s, 1)[-1] == (21, 14)
+    # the moving edge's hand is not read: a row seen short there says nothing
+    for f in (30, 31, 32, 33):
+        out = s.tracker._observe(_view(_rows([FIRST], {2: _hand(2, 9), **drew})), f, f / 30, still)
+        s.events += s.tracker._emit(out, f, f / 30).events
+    assert _counts(s, 2)[-1][1] == 13
+
+
+def test_a_row_a_tile_short_beside_its_draw_is_the_draw_and_no_count_as_the_record():
+    # 小相公 staged: the seat's row is 12 and it draws. Reporting 13 against the record's 13
+    # (before the draw) would refute the short count the checker is confirming; the tile apart
+    # is the draw, and 13 is then one short of the record's 14, held to the contra rule
+    s = _started()
+    s.read(_rows([FIRST], {}), 10)
+    short = {1: _hand(1, 12, drawn=True)}
+    s.read(_rows([FIRST], short), 20)
+    s.read(_rows([FIRST], short), 21)
+    assert [(e.type, e.actor) for e in s.events if e.frame == 21] == [("wall_take", 1), ("tsumo", 1)]
+    assert _counts(s, 1) == [(10, 13)]
+
+
+def test_a_draw_already_read_at_the_discard_is_counted_on_one_read():
+    # seat 2 was seen holding its draw as seat 1's discard landed (read as an early take): the
+    # row of 14 with its tile apart is then just as the record has it
+    s = _started()
+    second = (1, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "9s", False)
+    s.read(_rows([FIRST], {}), 10)
+    early = {2: _hand(2, 13, drawn=True)}
+    s.read(_rows([FIRST, second], early), 20)
+    s.read(_rows([FIRST, second], early), 21)
+    assert ("tsumo", 2) in [(e.type, getattr(e, "actor", None)) for e in s.events]
+    assert _counts(s, 2)[-1] == (21, 14)  # on the read that read the draw (hand_agree: 22)
+
+
+def _deal(dealer_drew: bool = True, extra_drawn: int | None = None, hole: bool = False) -> list:
+    rows = [r for r in _table() if r[1] != HAND]
+    for e in range(4):
+        drawn = (dealer_drew and e == 1) or e == extra_drawn
+        rows += _hand(e, 13, drawn=drawn, skip=5 if hole and e == 3 else None)
+    return rows
+
+
+def test_the_first_draw_of_a_deal_starts_the_kyoku_at_its_dealer():
+    s = _Script()
+    s.read(_table(), 1)  # a fresh deal: 13 standing a seat
+    assert s.events == []
+    s.read(_deal(), 10)
+    assert s.events == []  # one read: not yet
+    s.read(_deal(), 11)
+    kinds = [(e.type, getattr(e, "actor", None)) for e in s.events]
+    assert kinds[:4] == [("start_game", None), ("start_kyoku", None), ("wall_take", 0), ("tsumo", 0)]
+    assert s.tracker.seat0_edge == 1  # the right edge drew first: the first dealer, seat 0
+    start = s.events[1]
+    assert (start.oya, start.frame) == (0, 1)
+    assert {e.actor: e.count for e in s.events if e.type == "hand_count"} == {0: 14, 1: 13, 2: 13, 3: 13}
+    # the dealer's discard then follows its draw: no second tsumo
+    disc = (1, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "N", False)
+    s.read(
+        [r for r in _table() if r[1] != HAND]
+        + [disc]
+        + _hand(1, 13)
+        + sum((_hand(e, 13) for e in (0, 2, 3)), []),
+        30,
+    )
+    s.read(
+        [r for r in _table() if r[1] != HAND]
+        + [disc]
+        + _hand(1, 13)
+        + sum((_hand(e, 13) for e in (0, 2, 3)), []),
+        31,
+    )
+    play = [(e.type, e.actor) for e in s.events if e.type in ("tsumo", "dahai")]
+    assert play == [("tsumo", 0), ("dahai", 0)]
+    assert not s.alerts and not s.tracker.state_errors
+
+
+def test_a_deal_read_unclearly_starts_nothing():
+    for deal in (_deal(extra_drawn=3), _deal(hole=True), _deal(dealer_drew=False)):
+        s = _Script()
+        s.read(_table(), 1)
+        for f in (10, 11, 12):
+            s.read(deal, f)
+        assert s.events == [] and s.tracker.seat0_edge is None
