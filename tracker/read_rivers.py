@@ -21,8 +21,7 @@ class RiverReader:
             obs = view.where(e, RIVER)
             obs = obs.select(obs.face_up)  # discards lie face up: a back or standing tile here is noise
             obs, doubled = one_per_tile(obs)
-            # how each tile lies on this read (None: seen twice, unknown)
-            turns = [None if d else bool(s) for d, s in zip(doubled.tolist(), obs.sideways.tolist())]
+            turns = self._turns(obs, doubled)
             river = k.rivers[e]
             present = [i for i, s in enumerate(river) if s.present]
             fresh = np.ones(len(obs), bool)
@@ -83,6 +82,19 @@ class RiverReader:
                 u, v = float(picked.u[j]), float(picked.v[j])
                 cand = confirmed[j][1]
                 self._discard(k, e, u, v, [cand[3], new_turns[picked_idx[j]]], out, cand[2])
+
+    def _turns(self, obs: TableView, doubled: np.ndarray) -> list[bool | None]:
+        """How each river tile lies on this read: True sideways (its angle says so), False upright
+        (its angle says so, its box is not wide and its face was read with confidence: a sideways
+        tile the detector struggles with is read upright at low confidence), None unknown (seen
+        twice, or the looks disagree)."""
+        sure = obs.confidence >= self.cfg.orientation_confidence
+        out: list[bool | None] = []
+        for d, side, wide, ok in zip(
+            doubled.tolist(), obs.sideways.tolist(), obs.wide.tolist(), sure.tolist()
+        ):
+            out.append(None if d else True if side else False if (ok and not wide) else None)
+        return out
 
     def _review(self, k: Kyoku, e: int, missed: list[int], seen: list[int], out: list) -> None:
         """Retract what later reads contradict: a discard whose tile left the river with no call
@@ -249,19 +261,22 @@ class RiverReader:
                 or not k.rivers[e]
             ):
                 continue
-            k.riichi.add(e)
             upright = self._declaration_upright(k.rivers[e])
+            if upright is None and _unjudged(k.rivers[e], self.cfg.orientation_reads):
+                if k.stick_run[e] < self.cfg.stick_reads + self.cfg.orientation_reads:
+                    continue  # the declaration tile, read late, gets a few more reads first
+            k.riichi.add(e)
             out.append(lambda seat, e=e, up=upright: ev.Reach(actor=seat(e), declaration_upright=up))
             out.append(lambda seat, e=e: ev.ReachAccepted(actor=seat(e)))
 
     def _declaration_upright(self, river: list[Slot]) -> bool | None:
-        """Did the declaration tile (the river's last tile) lie upright? Claimed only on
+        """Did the declaration tile (the river's last discard) lie upright? Claimed only on
         ``orientation_reads`` reads that saw it upright and none that saw it sideways: a sideways
         tile the detector read upright once or twice is the usual case, an upright one the rare
         irregularity. Sideways when most reads saw it so; else unknown."""
-        slot = next((s for s in reversed(river) if s.present), None)
-        if slot is None:
-            return None
+        slot = river[-1] if river else None
+        if slot is None or not slot.present:
+            return None  # the last discard was taken back: which tile declared is unclear
         if slot.sideways_reads == 0 and slot.upright_reads >= self.cfg.orientation_reads:
             return True
         if slot.sideways_reads > slot.upright_reads:
@@ -291,3 +306,9 @@ class RiverReader:
             code, _ = k.dora_waiting.pop(0)
             k.doras += 1
             out.append(lambda seat, c=code: ev.Dora(dora_marker=c))
+
+
+def _unjudged(river: list[Slot], reads: int) -> bool:
+    """The river's last tile has been seen too few times to tell how it lies."""
+    slot = river[-1] if river else None
+    return slot is not None and slot.present and slot.sideways_reads == 0 and slot.upright_reads < reads

@@ -75,6 +75,7 @@ class TrackerConfig(BaseModel):
     place_mm: float = 8.0  # a standing tile this near a remembered place stands there
     stick_reads: int = 2  # still reads in a row that must see a new riichi stick
     orientation_reads: int = 3  # reads that must all see a river tile upright before it is said to be
+    orientation_confidence: float = 0.5  # ... each with its face read at least this sure
     bands: ZoneBands = ZoneBands()
 
 

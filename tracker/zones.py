@@ -63,7 +63,8 @@ class TableView:
     ``edge`` (N,) int8 0..3 (image bottom, right, top, left) or -1 outside every zone; ``zone``
     (N,) int8 into ZONES or -1; ``u``, ``v`` (N,) mm in the tile's edge frame; ``class_ids`` (N,);
     ``sideways`` (N,) bool (turned a quarter from its player's upright); ``face_up`` (N,) bool;
-    ``confidence`` (N,).
+    ``confidence`` (N,); ``wide`` (N,) bool: the box, seen on the table, is longer along the
+    edge's rows (``u``) than across them (a second look at a tile's turn, besides its angle).
     """
 
     edge: np.ndarray
@@ -74,6 +75,7 @@ class TableView:
     sideways: np.ndarray
     face_up: np.ndarray
     confidence: np.ndarray
+    wide: np.ndarray
 
     def select(self, mask: np.ndarray) -> TableView:
         return TableView(*(getattr(self, f)[mask] for f in self.__dataclass_fields__))
@@ -104,7 +106,8 @@ def assign(
     if n == 0:
         z = np.zeros(0, np.int8)
         f = np.zeros(0, np.float32)
-        return TableView(z, z, f, f, np.zeros(0, np.int64), np.zeros(0, bool), np.zeros(0, bool), f)
+        b = np.zeros(0, bool)
+        return TableView(z, z, f, f, np.zeros(0, np.int64), b, b, f, b)
     bands_arr = (bands or ZoneBands()).array()
     xy = calibration.image_to_table(detections.centres) if n else np.zeros((0, 2))
     local = np.stack([to_local(xy, e) for e in range(4)])  # (4, N, 2)
@@ -126,6 +129,13 @@ def assign(
     # a tile upright for edge e lies turned 90*e in the image; sideways is an odd quarter off that
     turn = np.round((detections.angles - yaw_deg) / 90.0).astype(np.int64)
     sideways = ((turn - pick) % 2) == 1
+    # the box's corners on the table: its extent along x and y (u runs along x for edges 0 and 2)
+    x1, y1, x2, y2 = (detections.boxes[:, i] for i in range(4))
+    corners = np.stack([np.stack(c, axis=1) for c in ((x1, y1), (x2, y1), (x2, y2), (x1, y2))], axis=1)
+    on_table = calibration.image_to_table(corners.reshape(-1, 2)).reshape(n, 4, 2)
+    extent = on_table.max(axis=1) - on_table.min(axis=1)  # (N, 2) mm along x, y
+    along_x = (pick % 2) == 0
+    wide = np.where(along_x, extent[:, 0] > extent[:, 1], extent[:, 1] > extent[:, 0])
     return TableView(
         edge=edge,
         zone=zone,
@@ -135,4 +145,5 @@ def assign(
         sideways=sideways,
         face_up=detections.face_up,
         confidence=detections.confidence,
+        wide=wide,
     )

@@ -10,8 +10,9 @@ it. Reported once per seat and kyoku (a shifted river would otherwise alert at e
 A slot further along or further back than the record's count of tiles in that river is not
 reported: from a camera that is what a discard it missed, or one it saw twice, looks like, and
 a gap in a river cannot be told from a missed discard. A seventh tile in a row can, when the
-record agrees that its row was full and the next empty, and the discard is not a doubled reading
-(the same seat's second discard with no other play between).
+record agrees that its row was full and the next empty. Neither case is judged on a doubled
+reading (the same seat's second discard with no other play between: a tile of that river seen
+twice, e.g. one the camera lost track of and found again).
 """
 
 from __future__ import annotations
@@ -23,19 +24,22 @@ CODE = "river_layout"
 ARTICLES = {"mleague": "M-League ch.3 §10", "riichi": "004 六.6.2", "mcr": "003 行牌规定 四"}
 
 
+def _doubled(situation: Situation, event) -> bool:
+    """A seat's second discard with no other seat's play between: the camera seeing a tile of
+    that river twice (one it lost track of and found again), not a discard to judge."""
+    last = next((e for e in reversed(situation.history) if e.type in PLAY and e.type != "tsumo"), None)
+    return last is not None and last.type == "dahai" and last.actor == event.actor
+
+
 def _row_full(situation: Situation, event, row: int) -> bool:
     """The record agrees the tile came when its row was full and the next still empty (as with a
-    seventh tile laid there), and the discard is no doubled reading: a seat's second discard with
-    no other seat's play between is the camera seeing one discard twice."""
+    seventh tile laid there)."""
     seat = situation.table.seats[event.actor]
-    if len(seat.river_present) != layout.RIVER_ROW * (row + 1):
-        return False
-    last = next((e for e in reversed(situation.history) if e.type in PLAY and e.type != "tsumo"), None)
-    return not (last is not None and last.type == "dahai" and last.actor == event.actor)
+    return len(seat.river_present) == layout.RIVER_ROW * (row + 1)
 
 
 def check(event, situation: Situation) -> list[Finding]:
-    if event.type != "dahai" or event.slot is None:
+    if event.type != "dahai" or event.slot is None or _doubled(situation, event):
         return []
     seat = situation.table.seats[event.actor]
     slot = event.slot

@@ -4,6 +4,8 @@ last discard with its laid-out placement."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from datasets.scene import table_layout as tl
@@ -28,6 +30,7 @@ def _view(tiles: list[tuple[int, int, float, float, str, bool]]) -> TableView:
         sideways=np.array([t[5] for t in tiles], bool),
         face_up=~np.isin(ids, [class_id("back"), class_id("standing")]),
         confidence=np.ones(len(tiles), np.float32),
+        wide=np.array([t[5] for t in tiles], bool),  # a sideways tile's box is wide
     )
 
 
@@ -513,6 +516,31 @@ def test_a_discard_boxed_twice_is_one_discard():
     for f in (10, 11, 12):
         s.read(_rows([first, *twice], {}), f)
     assert [(e.actor, e.pai) for e in s.events if e.type == "dahai"] == [(0, "1m"), (1, "9s")]
+
+
+def test_a_read_says_upright_only_when_angle_box_and_face_agree():
+    rows = [(1, RIVER, tl.RIVER_LEFT + 13 + 30 * i, tl.RIVER_ROW0_V, "9s", False) for i in range(5)]
+    view = _view(rows)
+    wide = np.array([False, True, False, False, False])  # a square-ish box read wide: unsure
+    sideways = np.array([False, False, False, True, False])  # an angle that says sideways: sideways
+    confidence = np.array([0.9, 0.9, 0.3, 0.9, 0.9], np.float32)  # a face read unsure: unsure
+    view = replace(view, wide=wide, sideways=sideways, confidence=confidence)
+    doubled = np.array([False, False, False, False, True])  # boxed twice: unsure
+    assert _Script().tracker._turns(view, doubled) == [False, None, None, True, None]
+
+
+def test_a_stick_seen_as_its_declaration_tile_is_first_read_waits_for_that_tile():
+    # the stick is confirmed on the read that confirms the discard: two reads of the tile are too
+    # few to say it lies upright; the reach waits a read for the third
+    first = (0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "1m", False)
+    upright = (1, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "9s", False)
+    s = _started()
+    s.tracker._sticks_now = _sticks(1)
+    for f in (10, 11, 12, 13):
+        s.read(_rows([first, upright], {}), f)
+    reach = [e for e in s.events if e.type == "reach"]
+    assert [(e.frame, e.declaration_upright) for e in reach] == [(12, True)]
+    assert [(a.code, a.seat) for a in s.alerts] == [("riichi_not_sideways", 1)]
 
 
 def test_no_stick_no_riichi_and_a_sideways_riichi_is_not_read_twice():

@@ -26,6 +26,21 @@ def test_pon_on_the_last_discard_is_illegal_ron_is_not():
     assert Rules(MLEAGUE).check(pon, fine) == []
 
 
+def test_a_discard_taken_back_returns_its_draw_to_the_wall_count():
+    # a camera read a discard (and the draw before it) that was never made, then retracted it:
+    # the record's wall is a tile short, and the real last discard is not the 河底牌 yet
+    stream = start(PON_HANDS) + draw(0, "7m")
+    stream += [ev.Tsumo(actor=1, pai="?"), ev.Dahai(actor=1, pai="N", tsumogiri=False, frame=50)]
+    stream += [ev.Retract(target_type="dahai", target_frame=50, actor=1, reason="no such tile in the river")]
+    pon = ev.Pon(actor=2, target=0, pai="7m", consumed=["7m", "7m"])
+    state = table(stream)
+    state.draws = 70  # the phantom draw included
+    assert state.live_wall == 0
+    assert Rules(MLEAGUE).check(pon, state) == []
+    state.draws = 71  # one more real draw: now the wall is empty
+    assert [a.code for a in Rules(MLEAGUE).check(pon, state)] == ["illegal_call"]
+
+
 def test_kan_after_drawing_the_last_tile_and_a_fifth_kan():
     hands = ["2222m456p678s23s5p", *HANDS[1:]]
     state = table(start(hands) + [ev.Tsumo(actor=0, pai="5p")])

@@ -98,3 +98,12 @@ def test_a_seventh_column_the_record_cannot_explain_is_not_judged():
         ev.Dahai(actor=3, pai="N", tsumogiri=True, slot=ev.RiverPlacement(row=0, col=6, sideways=False))
     ]
     assert found(feed(twice)) == []
+
+
+def test_a_sideways_tile_read_as_the_same_seats_second_discard_is_not_judged():
+    # a riichi seat's river lost and found again: its sideways declaration tile comes back as a
+    # second discard of that seat with no play between (a misreading, not a stray sideways tile)
+    twice = rounds([(0, 0, False), (0, 1, False)])
+    twice += [ev.Tsumo(actor=3, pai="N")]
+    twice += [ev.Dahai(actor=3, pai="N", tsumogiri=True, slot=ev.RiverPlacement(row=0, col=2, sideways=True))]
+    assert found(feed(twice)) == []
