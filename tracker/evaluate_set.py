@@ -733,10 +733,13 @@ def cmd_score(args) -> int:
     plan = Plan.model_validate_json(plan_path.read_text())
     model = None if args.oracle else Path(args.model or REPO / "models" / "tiles.onnx")
     key = analysis_key(model, args.oracle)
+    root = setdir / "analysis" / key
+    if args.analysis_dir is not None:  # an analysis of this code apart from the cached ones
+        root, key = args.analysis_dir, args.analysis_dir.name
     specs = selected(plan, args.quick)
     rendered = [s for s in specs if (setdir / "clips" / s.name / "truth.json").exists()]
-    _log(f"{len(rendered)} of {len(specs)} clips rendered; analysis {key}")
-    paths = [(spec, setdir / "clips" / spec.name, setdir / "analysis" / key / spec.name) for spec in rendered]
+    _log(f"{len(rendered)} of {len(specs)} clips rendered; analysis {key} ({root})")
+    paths = [(spec, setdir / "clips" / spec.name, root / spec.name) for spec in rendered]
     if not args.no_analyze:
         analyze_all(paths, plan.tileset, model, args.oracle, args.jobs)
     scored = [score_clip(spec, clip, out) for spec, clip, out in paths if out.exists()]
@@ -792,6 +795,12 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument("--oracle", action="store_true", help="truth readings (tests.tracker.oracle) instead")
     s.add_argument("--no-analyze", action="store_true", help="score the analyses there are, run none")
     s.add_argument("--jobs", type=int, default=1, help="clips analysed at once (default 1)")
+    s.add_argument(
+        "--analysis-dir",
+        type=Path,
+        help="analyse into and score this directory (results-NAME.*) instead of SETDIR/analysis/KEY, "
+        "whose analyses are cached per model, not per code version",
+    )
     s.set_defaults(func=cmd_score)
     args = parser.parse_args(argv)
     return args.func(args)

@@ -76,7 +76,7 @@ class Kyoku:
     hand_seen: list[tuple[int, bool] | None] = field(default_factory=lambda: [None] * 4)  # (count, one apart)
     hand_run: list[int] = field(default_factory=lambda: [0] * 4)  # still readings in a row with that count
     hand_since: list[int] = field(default_factory=lambda: [0] * 4)  # frame of the first of them
-    hand_said: list[int | None] = field(default_factory=lambda: [None] * 4)
+    hand_said: list[tuple[int, int] | None] = field(default_factory=lambda: [None] * 4)  # (count, record's)
     armed: list[int | None] = field(
         default_factory=lambda: [None] * 4
     )  # hand size when a drawn tile was seen apart this turn

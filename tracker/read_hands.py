@@ -4,16 +4,33 @@ A mixin of ``tracker.tracker.TableTracker`` (its state, config and emitting)."""
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from tracker import events as ev
 from tracker.kyoku import EventFactory, Kyoku, at_frame
 from tracker.readings import drawn_apart, pick_code, row_holes, standing_row
 from tracker.zones import HAND, TableView, assign
+from vision.hand_rows import NOMINAL_PITCH_MM, PITCH_RANGE
+
+
+class RowEvidence(NamedTuple):
+    """One read of a standing row: tiles (the one apart included), a drawn tile apart, holes (tiles
+    missed inside the row), the least confidence of its tiles."""
+
+    count: int
+    apart: bool
+    holes: int
+    confidence: float
 
 
 class HandReader:
     _deal_draw: tuple[Kyoku, int, int] | None = None  # (kyoku, edge, reads) of a first draw seen
+    _row_pitches: list[list[float]]  # per edge: mm a standing tile, measured at deals
+
+    def _init_hand_rows(self) -> None:
+        self._row_pitches = [[], [], [], []]
 
     def _watch_lift(self, image: np.ndarray, frame: int, activity: np.ndarray) -> None:
         """While an arm moves over a hand that holds a drawn tile (or the hand of the seat whose
@@ -111,7 +128,7 @@ class HandReader:
             return n
         return None
 
-    def _count_hand(self, k: Kyoku, e: int, standing: TableView, apart: bool, out: list) -> None:
+    def _count_hand(self, k: Kyoku, e: int, row: RowEvidence, out: list) -> None:
         """Standing-tile counts for ``hand_count``, at stable moments only: the hand's own edge
         still (the caller reads trusted edges only; any arm reaching for a tile, a draw from
         another side of the wall included, starts at its player's edge and moves it), a row
@@ -121,15 +138,16 @@ class HandReader:
         (大相公 / 小相公), every tile read with confidence, and the same count over
         ``hand_contra_frames``. (Whole-table stillness and ``hand_agree`` reads for a draw left
         the draws unreported: a turn at three seconds of play a second has one or two such reads.)"""
-        count = len(standing)
-        if row_holes(standing.u, apart) or count < 2:
+        count, apart = row.count, row.apart
+        expected = self.state.seats[self._seat(e)].hand_count + k.pending_count[e]
+        # one standing tile alone is a stray detection, unless the record has one (four melds)
+        if row.holes or count < min(2, expected):
             k.hand_run[e], k.hand_seen[e] = 0, None
             return
         if k.hand_seen[e] == (count, apart):  # (a row of 13 and the same with a tile apart differ)
             k.hand_run[e] += 1
         else:
             k.hand_run[e], k.hand_seen[e], k.hand_since[e] = 1, (count, apart), self._frame
-        expected = self.state.seats[self._seat(e)].hand_count + k.pending_count[e]
         # a tile apart at the right of the hand whose turn it is to draw: the draw, seen as it
         # happens (a count one up alone is too often the detector's noise). Only the seat whose
         # turn it is: a take out of turn (先摸, a dead hand) is claimed on firmer evidence, at the
@@ -163,22 +181,60 @@ class HandReader:
         if count != expected:
             sure = (
                 abs(count - expected) == 1
-                and float(standing.confidence.min()) >= self.cfg.hand_contra_confidence
+                and row.confidence >= self.cfg.hand_contra_confidence
                 and self._frame - k.hand_since[e] >= self.cfg.hand_contra_frames
             )
             if not sure:
                 return
-        if k.hand_said[e] != count:
-            k.hand_said[e] = count
+        # said again when the record moved under an unchanged row: a hand that keeps 14 through
+        # its discard (大相公) had its 14 said while it held its draw
+        if k.hand_said[e] != (count, expected):
+            k.hand_said[e] = (count, expected)
             out.append(lambda seat, e=e, n=count: ev.HandCount(actor=seat(e), count=min(n, 18)))
 
-    def _start_on_first_draw(self, k: Kyoku, rows: dict[int, tuple[TableView, bool]], out: list) -> None:
+    def _row_evidence(self, k: Kyoku, e: int, standing: TableView, apart: bool) -> RowEvidence:
+        """Edge ``e``'s standing row on this read: the detections' (``standing``, a tile
+        ``apart``), or the row measured from the pixels (``vision.hand_rows``) where the
+        detections leave holes or disagree with it: a far camera shows a row as one bar whose
+        tiles a detector boxes only a few of. A whole, confident row of detections one tile off
+        the measure is kept (the measure's rounding is the likelier slip); a measure more than
+        one tile off what the record allows is not used (an arm at rest, a meld beside the row).
+        At a fresh deal (every hand 13 until the dealer draws) the measure calibrates its pitch."""
+        count = len(standing)
+        det = RowEvidence(
+            count,
+            apart,
+            row_holes(standing.u, apart),
+            float(standing.confidence.min()) if count else 0.0,
+        )
+        rows = self._rows_now
+        if not k.started and not rows.apart[e] and not rows.clipped[e]:
+            pitch = float(rows.length[e]) / 13
+            if PITCH_RANGE[0] < pitch < PITCH_RANGE[1]:
+                self._row_pitches[e] = (self._row_pitches[e] + [pitch])[-9:]
+        pitch = float(np.median(self._row_pitches[e])) if self._row_pitches[e] else NOMINAL_PITCH_MM
+        measured = int(rows.count(pitch)[e])
+        if measured < 1:
+            return det
+        whole = not det.holes and count >= 2
+        if whole and (count == measured or (abs(count - measured) == 1 and det.confidence >= 0.9)):
+            return det
+        expected = (
+            self.state.seats[self._seat(e)].hand_count + k.pending_count[e]
+            if k.started
+            else 13 + bool(rows.apart[e])
+        )
+        if abs(measured - expected) > 1 + (expected % 3 == 2):  # (in turn: the drawn tile in the fingers)
+            return det
+        return RowEvidence(measured, bool(rows.apart[e]), 0, 1.0)
+
+    def _start_on_first_draw(self, k: Kyoku, rows: dict[int, RowEvidence], out: list) -> None:
         """A fresh deal whose first draw is seen: one hand of 14 with its drawn tile apart, three
         of 13, every row whole, on ``draw_agree`` whole-table reads in a row. Only the dealer
         draws before the first discard, so that hand names the dealer: the kyoku starts there
         (its first discard would name the same seat a turn later, and the hands stay uncounted
         until then)."""
-        shapes = {e: (len(st), apart, row_holes(st.u, apart)) for e, (st, apart) in rows.items()}
+        shapes = {e: (r.count, r.apart, r.holes) for e, r in rows.items()}
         drawn = [e for e, sh in shapes.items() if sh == (14, True, 0)]
         plain = [e for e, sh in shapes.items() if sh == (13, False, 0)]
         if len(drawn) != 1 or len(plain) != 3:
@@ -206,12 +262,12 @@ class HandReader:
         # are emitted, so ``_count_hand`` cannot judge them on this read)
         for e in range(4):
             n = 14 if e == dealer else 13
-            k.hand_said[e] = n
+            k.hand_said[e] = (n, n)
             out.append(lambda seat, e=e, n=n: ev.HandCount(actor=seat(e), count=n))
 
     def _read_hands(self, view: TableView, k: Kyoku, out: list) -> None:
         opened = {}
-        rows: dict[int, tuple[TableView, bool]] = {}
+        rows: dict[int, RowEvidence] = {}
         for e in np.nonzero(self._trusted)[0].tolist():
             hand = view.where(e, HAND)
             up = hand.select(hand.face_up)
@@ -219,13 +275,14 @@ class HandReader:
                 opened[e] = [self._code(int(c)) for c in up.select(np.argsort(up.u)).class_ids.tolist()]
                 continue
             standing = standing_row(hand)
-            rows[e] = (standing, self._look_at_hand(k, e, standing.u))
+            apart = self._look_at_hand(k, e, standing.u)
+            rows[e] = self._row_evidence(k, e, standing, apart)
         if not k.started:
             if not opened and len(rows) == 4:
                 self._start_on_first_draw(k, rows, out)
         elif k.started:
-            for e, (standing, apart) in rows.items():
-                self._count_hand(k, e, standing, apart, out)
+            for e, row in rows.items():
+                self._count_hand(k, e, row, out)
         if not opened or not k.started:
             return
         k.ended = True

@@ -40,6 +40,7 @@ from tracker.zones import HAND, RIVER, WALL, TableView, ZoneBands, assign, to_ta
 from vision.activity import ActivityMeter
 from vision.calibration import EDGES, Calibration
 from vision.detections import TileDetections
+from vision.hand_rows import HandRowMeter, HandRows
 from vision.sticks import StickFinder, StickReadings
 
 
@@ -117,6 +118,9 @@ class TableTracker(RiverReader, MeldReader, HandReader):
         self._hand_boxes = [self._band_box(calibration, e, self.cfg.bands.hand) for e in range(4)]
         self.sticks = StickFinder(calibration)
         self._sticks_now = StickReadings.none()  # the riichi sticks of the current read
+        self.rows = HandRowMeter(calibration)
+        self._rows_now = HandRows.none()  # the standing rows measured on the current read
+        self._init_hand_rows()
 
     # --- the frame loop ---------------------------------------------------------------------
 
@@ -130,6 +134,7 @@ class TableTracker(RiverReader, MeldReader, HandReader):
         self.reads += 1
         view = assign(self._detect(image), self.cal, self.cfg.bands)
         self._sticks_now = self.sticks.find(image)
+        self._rows_now = self.rows.measure(image)
         factories = self._observe(view, frame, t, self.gate.trusted)
         return self._emit(factories, frame, t)
 

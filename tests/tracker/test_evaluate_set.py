@@ -103,3 +103,32 @@ def test_analyze_all_runs_every_clip_once_across_jobs(monkeypatch, tmp_path):
     assert specs_written == []  # the truth-reading double alone needs synth.json
     es.analyze_all(paths[:2], "art", None, oracle=True, jobs=3)
     assert sorted(specs_written) == ["c0", "c1"]
+
+
+def test_score_analyses_into_and_scores_a_named_directory(monkeypatch, tmp_path):
+    import tracker.evaluate_set as es
+
+    setdir = tmp_path / "set"
+    specs = [
+        es.ClipSpec(name=f"c{i}", log="x", camera="low", seed=i, size=(64, 36), pace=1.0) for i in range(2)
+    ]
+    (setdir / "clips" / "c0").mkdir(parents=True)
+    (setdir / "clips" / "c0" / "truth.json").write_text("{}")  # c1 is not rendered
+    (setdir / "plan.json").write_text(es.Plan(tileset="art", clips=specs).model_dump_json())
+    analysed, scored = [], []
+    monkeypatch.setattr(es, "analyze_all", lambda paths, *a: analysed.extend(out for _, _, out in paths))
+    monkeypatch.setattr(
+        es,
+        "score_clip",
+        lambda spec, clip, out: (
+            scored.append(out) or {"name": spec.name, "frames": 0, "failed": True, "code": "x"}
+        ),
+    )
+    monkeypatch.setattr(es, "aggregate", lambda clips: {})
+    monkeypatch.setattr(es, "markdown", lambda result: "")
+    mine = tmp_path / "mine"
+    (mine / "c0").mkdir(parents=True)
+    assert es.main(["score", str(setdir), "--oracle", "--analysis-dir", str(mine)]) == 0
+    assert analysed == [mine / "c0"] and scored == [mine / "c0"]
+    assert (setdir / "results-mine.json").exists()
+    assert not (setdir / "analysis").exists()  # the cached analyses are not touched

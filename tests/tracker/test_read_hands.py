@@ -10,6 +10,7 @@ from datasets.scene import table_layout as tl
 from tests.tracker.test_tracker_events import _hand, _rows, _Script, _started, _table, _view
 from tracker.tracker import TrackerConfig
 from tracker.zones import HAND, RIVER
+from vision.hand_rows import NOMINAL_PITCH_MM, HandRows
 
 FIRST = (0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "1m", False)  # the dealer's (edge 0) discard
 
@@ -129,3 +130,93 @@ def test_a_deal_read_unclearly_starts_nothing():
         for f in (10, 11, 12):
             s.read(deal, f)
         assert s.events == [] and s.tracker.seat0_edge is None
+
+
+def _measured(
+    tiles: dict[int, int], apart: tuple[int, ...] = (), pitch: float = NOMINAL_PITCH_MM
+) -> HandRows:
+    """Rows measured from the pixels: ``tiles`` per edge in the row, a drawn tile apart at ``apart``."""
+    left = np.full(4, np.nan)
+    right = np.full(4, np.nan)
+    dl, dr = np.full(4, np.nan), np.full(4, np.nan)
+    for e, n in tiles.items():
+        left[e], right[e] = -250.0, -250.0 + n * pitch
+        if e in apart:
+            dl[e], dr[e] = right[e] + 9, right[e] + 9 + pitch
+    return HandRows(left, right, dl, dr, np.zeros(4, bool))
+
+
+def _sparse(edge: int) -> list:
+    """A far camera's detections of a row of 13: four boxes, holes between them."""
+    return [r for i, r in enumerate(_hand(edge, 13)) if i % 4 == 0]
+
+
+def test_a_row_the_detector_boxes_only_in_part_is_counted_from_its_measure():
+    s = _started()
+    s.read(_rows([FIRST], {1: _sparse(1)}), 10)
+    assert _counts(s, 1) == []  # holes: the detections alone count nothing
+    s.tracker._rows_now = _measured({0: 13, 1: 13, 2: 13, 3: 13})
+    s.read(_rows([FIRST], {1: _sparse(1)}), 11)
+    assert _counts(s, 1) == [(11, 13)]
+    # its draw, seen as a tile apart at the measured row's end
+    s.tracker._rows_now = _measured({0: 13, 1: 13, 2: 13, 3: 13}, apart=(1,))
+    s.read(_rows([FIRST], {1: _sparse(1)}), 20)
+    s.read(_rows([FIRST], {1: _sparse(1)}), 21)
+    assert [(e.type, e.actor) for e in s.events if e.frame == 21] == [
+        ("wall_take", 1),
+        ("tsumo", 1),
+        ("hand_count", 1),
+    ]
+    assert _counts(s, 1)[-1] == (21, 14)
+
+
+def test_a_measure_far_off_the_record_or_a_whole_row_of_detections_wins_over_it():
+    s = _started()
+    # an arm resting over edge 1's row: a bar of 17 tiles, not a hand the record allows
+    s.tracker._rows_now = _measured({1: 17})
+    s.read(_rows([FIRST], {1: _sparse(1)}), 10)
+    assert _counts(s, 1) == []
+    # a whole, sure row of detections one tile off the measure is kept: edge 1's draw is read
+    # though the measure merged its tile apart into a row of 13
+    s.tracker._rows_now = _measured({1: 13})
+    drew = {1: _hand(1, 13, drawn=True)}
+    s.read(_rows([FIRST], drew), 20)
+    s.read(_rows([FIRST], drew), 21)
+    assert _counts(s, 1)[-1] == (21, 14)
+
+
+def test_a_fresh_deal_calibrates_the_row_pitch_per_edge():
+    s = _Script()
+    s.tracker._rows_now = _measured({0: 13, 1: 13, 2: 13}, apart=(2,), pitch=27.3)
+    s.read(_table(), 1)  # the fresh deal is seen
+    s.read(_table(), 2)  # and its hands read
+    # edges 0 and 1 (13 tiles, no tile apart) give their pitch; edge 2 holds a tile apart, 3 no row
+    assert [len(p) for p in s.tracker._row_pitches] == [1, 1, 0, 0]
+    assert abs(s.tracker._row_pitches[0][0] - 27.3) < 1e-6
+
+
+def test_a_hand_keeping_its_count_through_its_discard_is_said_again():
+    # 大相公 staged: seat 1 draws (14 said while it holds the draw) and discards, but 14 tiles
+    # still stand. The same 14 against the record's 13 now must reach the rules checker
+    s = _started()
+    s.read(_rows([FIRST], {}), 10)
+    drew = {1: _hand(1, 13, drawn=True)}
+    s.read(_rows([FIRST], drew), 20)
+    s.read(_rows([FIRST], drew), 21)
+    assert _counts(s, 1)[-1] == (21, 14)
+    second = (1, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "9s", False)
+    excess = {1: _hand(1, 14)}
+    for f in range(30, 30 + TrackerConfig().hand_contra_frames + 10, 5):
+        s.read(_rows([FIRST, second], excess), f)
+    assert ("dahai", 1) in [(e.type, getattr(e, "actor", None)) for e in s.events]
+    after = [(f, n) for f, n in _counts(s, 1) if f > 21]
+    assert after and after[-1][1] == 14
+
+
+def test_a_lone_standing_tile_is_counted_only_where_the_record_has_one():
+    s = _started()
+    s.read(_rows([FIRST], {1: _hand(1, 1)}), 10)
+    assert _counts(s, 1) == []  # a hand of 13 seen as one tile: a stray, not a count
+    s.tracker.state.seats[1].hand = s.tracker.state.seats[1].hand[:1]  # four melds made (tanki)
+    s.read(_rows([FIRST], {1: _hand(1, 1)}), 11)
+    assert _counts(s, 1) == [(11, 1)]

@@ -1,0 +1,76 @@
+"""vision.hand_rows: standing rows measured on synthetic images with a known row (a uniform bar
+on green felt, as a far camera shows one), for every table edge."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.calibration import Calibration
+from vision.hand_rows import HandRowMeter, HandRows, _runs, _to_table
+
+CAL = Calibration(width=1280, height=720, homography=[[0.6, 0, 640], [0, 0.6, 360], [0, 0, 1]])
+FELT = (70, 110, 40)  # BGR green
+LEFT, V, W, GAP = -250.0, 432.0, 26.0, 9.0  # the renderer's hand row (mm, seat frame)
+
+
+def _bar(image: np.ndarray, edge: int, u0: float, u1: float, colour=(200, 170, 180)) -> None:
+    """A standing row's top seen from above, u0..u1 mm along the edge's row."""
+    u = np.array([u0, u1, u1, u0])
+    v = np.array([V - 8, V - 8, V + 14, V + 14])
+    x, y = _to_table(edge, u, v)
+    px = CAL.table_to_image(np.stack([x, y], 1)).round().astype(np.int32)
+    cv2.fillPoly(image, [px], colour)
+
+
+def _table(rows: dict[int, tuple[int, bool]]) -> np.ndarray:
+    """Felt with, per edge, (tiles in the row, a drawn tile apart)."""
+    img = np.zeros((720, 1280, 3), np.uint8)
+    img[:] = (40, 50, 60)
+    half = CAL.felt_half_mm
+    felt = CAL.table_to_image(np.array([[-half, -half], [half, -half], [half, half], [-half, half]]))
+    cv2.fillPoly(img, [felt.round().astype(np.int32)], FELT)
+    for e, (n, drawn) in rows.items():
+        _bar(img, e, LEFT, LEFT + n * W)
+        if drawn:
+            _bar(img, e, LEFT + n * W + GAP, LEFT + (n + 1) * W + GAP)
+    img = cv2.GaussianBlur(img, (3, 3), 1.1)
+    noise = np.random.default_rng(0).normal(0, 3, img.shape)
+    return np.clip(img + noise, 0, 255).astype(np.uint8)
+
+
+def test_rows_of_known_size_are_measured_on_every_edge():
+    meter = HandRowMeter(CAL)
+    want = {0: (13, False), 1: (10, True), 2: (7, False), 3: (13, True)}
+    rows = meter.measure(_table(want))
+    assert rows.apart.tolist() == [False, True, False, True]
+    assert not rows.clipped.any()
+    # lengths to within 2 px (the image is 0.6 px a mm; the blur widens a bar by about a px)
+    assert np.allclose(rows.length, [13 * W, 10 * W, 7 * W, 13 * W], atol=4.0)
+    assert rows.count(W).tolist() == [13, 11, 7, 14]
+    assert np.allclose(rows.drawn_left[[1, 3]], [LEFT + 10 * W + GAP, LEFT + 13 * W + GAP], atol=4.0)
+
+
+def test_a_missing_row_is_not_measured_and_a_bar_out_of_the_band_is_clipped():
+    meter = HandRowMeter(CAL)
+    img = _table({0: (13, False)})
+    _bar(img, 2, -400.0, 100.0)  # runs past the band's left end: not a row we can measure
+    rows = meter.measure(img)
+    assert rows.count(W).tolist() == [13, -1, -1, -1]
+    assert rows.clipped[2] and np.isnan(rows.length[1])
+    assert HandRows.none().count(W).tolist() == [-1, -1, -1, -1]
+
+
+def test_the_felt_colour_is_taken_from_the_image():
+    # another felt (blue): the same row is found, nothing else
+    meter = HandRowMeter(CAL)
+    img = _table({1: (12, False)})
+    blue = np.all(np.abs(img.astype(int) - FELT) < 25, axis=2)
+    img[blue] = (140, 80, 30)
+    assert meter.measure(img).count(W).tolist() == [-1, 12, -1, -1]
+
+
+def test_runs_bridge_short_gaps_and_drop_short_runs():
+    on = np.array([1, 1, 1, 0, 1, 1, 0, 0, 0, 0, 1, 1, 1, 1, 0, 0, 1], bool)
+    assert _runs(on, max_gap=1, min_run=3).tolist() == [[0, 6], [10, 14]]
+    assert _runs(np.zeros(5, bool), 1, 1).shape == (0, 2)

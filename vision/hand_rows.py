@@ -1,0 +1,179 @@
+"""Standing rows measured from the pixels: where each seat's row of standing tiles begins and ends.
+
+A camera far from the table (720p, ~18 px a tile, blur, H.264) shows a standing row as one
+uniform bar: its tiles are not separable, so a detector boxes a few of them and counting boxes
+fails. The bar itself is plain to see against the felt. For each seat edge this samples the
+hand band of the calibrated table plane into a strip (``u`` along the row at ``step_mm``, a few
+lines across it), marks the samples that are not felt-coloured, and finds the runs of such
+columns along ``u``: the longest is the row, and a short run just right of it is the drawn tile
+set apart. A length becomes a count with the tile pitch (``count``), which the caller calibrates
+from a row of known size (``pitch_for``): the bar seen is the tiles' tops, a little larger than
+their footprint on the plane.
+
+Struct of arrays over the 4 edges; one ``cv2.remap`` a read. Classical, no model.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.calibration import Calibration
+
+TILE_W_MM = 26.0
+# mm a standing tile along a measured row: the tops seen are a little larger than the 26 mm
+# footprint (measured on the renderer's low camera: 26.2-26.9); a deal calibrates it per edge
+NOMINAL_PITCH_MM = 26.7
+PITCH_RANGE = (25.0, 27.8)  # a deal's row of 13 outside this is not a row of 13 (a tile apart merged)
+
+
+def _to_table(edge: int, u: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Edge-local (u, v) mm -> table (x, y) mm (as ``tracker.zones.to_table``, vectorised)."""
+    x, y = u, v
+    for _ in range(edge % 4):
+        x, y = y, -x
+    return x, y
+
+
+@dataclass(frozen=True)
+class HandRows:
+    """One read of the four rows (index = edge). ``left``, ``right`` (4,) mm: the row's ends along
+    ``u`` (NaN: no row seen); ``drawn_left``, ``drawn_right`` (4,) mm: a tile set apart at the
+    right (NaN: none); ``clipped`` (4,) bool: the row runs into the strip's end (not measured)."""
+
+    left: np.ndarray
+    right: np.ndarray
+    drawn_left: np.ndarray
+    drawn_right: np.ndarray
+    clipped: np.ndarray
+
+    @property
+    def length(self) -> np.ndarray:
+        """(4,) mm of the row without the tile apart (NaN where none)."""
+        return self.right - self.left
+
+    @property
+    def apart(self) -> np.ndarray:
+        """(4,) bool: a drawn tile stands apart at the row's right."""
+        return ~np.isnan(self.drawn_left)
+
+    def count(self, pitch_mm: np.ndarray | float) -> np.ndarray:
+        """(4,) int standing tiles (the one apart included), -1 where not measured."""
+        n = np.rint(self.length / pitch_mm)
+        n = n + self.apart
+        ok = ~np.isnan(n) & ~self.clipped & (n >= 1)
+        return np.where(ok, np.nan_to_num(n), -1).astype(np.int64)
+
+    @staticmethod
+    def none() -> HandRows:
+        nan = np.full(4, np.nan)
+        return HandRows(nan, nan.copy(), nan.copy(), nan.copy(), np.ones(4, bool))
+
+
+def pitch_for(length_mm: float, tiles: int) -> float:
+    """The pitch of a row of ``tiles`` measured ``length_mm`` long (calibration from a known row)."""
+    return length_mm / tiles
+
+
+class HandRowMeter:
+    """``measure(image) -> HandRows`` for the 4 edges' hand bands.
+
+    ``band`` (u_min, u_max, v_min, v_max) mm in each edge's frame: where standing tiles (their
+    tops, as the camera sees them) can lie. ``felt_mm``: table points sampled for the felt's
+    colour each read (the felt is most of them whatever lies on it)."""
+
+    def __init__(
+        self,
+        calibration: Calibration,
+        band: tuple[float, float, float, float] = (-310.0, 250.0, 418.0, 452.0),
+        step_mm: float = 1.0,
+        lines: int = 7,
+        min_share: float = 0.4,
+        min_run_mm: float = 12.0,
+        max_gap_mm: float = 3.0,
+        threshold: float = 22.0,
+    ) -> None:
+        u0, u1, v0, v1 = band
+        self.u = np.arange(u0, u1 + 1e-6, step_mm)
+        self.step = step_mm
+        self.min_share = min_share
+        self.min_run = int(round(min_run_mm / step_mm))
+        self.max_gap = int(round(max_gap_mm / step_mm))
+        self.threshold = threshold
+        vs = np.linspace(v0, v1, lines)
+        uu, vv = np.meshgrid(self.u, vs)  # (lines, n_u)
+        maps = []
+        for e in range(4):
+            x, y = _to_table(e, uu.ravel(), vv.ravel())
+            px = calibration.table_to_image(np.stack([x, y], 1)).reshape(lines, len(self.u), 2)
+            maps.append(px)
+        px = np.concatenate(maps, 0).astype(np.float32)  # (4 * lines, n_u, 2)
+        self.lines = lines
+        self.map_x = np.ascontiguousarray(px[..., 0])
+        self.map_y = np.ascontiguousarray(px[..., 1])
+        # felt samples: a ring between the rivers and the walls and the open corners
+        half = calibration.felt_half_mm
+        g = np.linspace(-0.9 * half, 0.9 * half, 24)
+        gx, gy = np.meshgrid(g, g)
+        fpx = calibration.table_to_image(np.stack([gx.ravel(), gy.ravel()], 1)).astype(np.float32)
+        self.felt_x = np.ascontiguousarray(fpx[:, 0].reshape(1, -1))
+        self.felt_y = np.ascontiguousarray(fpx[:, 1].reshape(1, -1))
+
+    def tile_mask(self, image: np.ndarray) -> np.ndarray:
+        """(4, lines, n_u) bool: samples that are not felt."""
+        lab = cv2.cvtColor(
+            cv2.remap(image, self.map_x, self.map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE),
+            cv2.COLOR_BGR2LAB,
+        ).astype(np.float32)
+        felt_px = cv2.cvtColor(
+            cv2.remap(image, self.felt_x, self.felt_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE),
+            cv2.COLOR_BGR2LAB,
+        ).reshape(-1, 3)
+        felt = np.median(felt_px.astype(np.float32), axis=0)
+        # chroma weighs double: a tile's shadow on the felt is darker felt, not another colour
+        d = lab - felt
+        dist = np.sqrt(0.25 * d[..., 0] ** 2 + d[..., 1] ** 2 + d[..., 2] ** 2)
+        return (dist > self.threshold).reshape(4, self.lines, len(self.u))
+
+    def measure(self, image: np.ndarray) -> HandRows:
+        mask = self.tile_mask(image)
+        cols = mask.mean(axis=1) >= self.min_share  # (4, n_u)
+        out = HandRows.none()
+        for e in range(4):
+            runs = _runs(cols[e], self.max_gap, self.min_run)
+            if not len(runs):
+                continue
+            main = int(np.argmax(runs[:, 1] - runs[:, 0]))
+            a, b = runs[main]
+            out.left[e], out.right[e] = self.u[a], self.u[b - 1] + self.step
+            out.clipped[e] = a == 0 or b == len(self.u)
+            if main + 1 < len(runs):
+                c, d = runs[main + 1]
+                gap = (c - b) * self.step
+                width = (d - c) * self.step
+                # the drawn tile: a tile's width, a few mm to less than a tile right of the row
+                if gap <= TILE_W_MM and 0.6 * TILE_W_MM <= width <= 1.5 * TILE_W_MM:
+                    out.drawn_left[e], out.drawn_right[e] = self.u[c], self.u[d - 1] + self.step
+                    out.clipped[e] |= d == len(self.u)
+        return out
+
+
+def _runs(on: np.ndarray, max_gap: int, min_run: int) -> np.ndarray:
+    """(R, 2) [start, stop) index runs of ``on`` (gaps up to ``max_gap`` bridged, runs shorter
+    than ``min_run`` dropped), in order along the axis."""
+    x = np.concatenate([[False], on, [False]]).astype(np.int8)
+    d = np.diff(x)
+    starts, stops = np.nonzero(d == 1)[0], np.nonzero(d == -1)[0]
+    if not len(starts):
+        return np.zeros((0, 2), np.int64)
+    # bridge short gaps
+    keep = np.ones(len(starts), bool)
+    keep[1:] = starts[1:] - stops[:-1] > max_gap
+    group = np.cumsum(keep) - 1
+    s = starts[keep]
+    t = np.zeros(len(s), np.int64)
+    np.maximum.at(t, group, stops)
+    runs = np.stack([s, t], 1)
+    return runs[(runs[:, 1] - runs[:, 0]) >= min_run]
