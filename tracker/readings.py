@@ -33,12 +33,14 @@ def standing_row(hand: TableView, min_step_mm: float = 0.5 * TILE_W) -> TableVie
 
 
 def one_per_tile(
-    river: TableView, min_step_mm: float = 0.75 * TILE_W, row_mm: float = 0.5 * TILE_H
+    river: TableView, min_step_mm: float = 0.6 * TILE_W, row_mm: float = 0.5 * TILE_H
 ) -> tuple[TableView, np.ndarray]:
     """One river's tiles, one detection per tile, and ``doubled`` (M,) bool: the tiles seen twice.
     Tiles of a row lie a tile's width apart (26 mm; 30 beside a sideways one), so two detections
-    closer than ``min_step_mm`` along a row are one tile boxed twice, or a sideways tile read as
-    two upright ones: the surer kept, at the pair's middle; how it lies is unknown."""
+    closer than ``min_step_mm`` along a row are one tile boxed twice (8-15 mm apart on the
+    evaluation clips), or a sideways tile read as two upright ones: the surer kept, at the pair's
+    middle; how it lies is unknown. (At 0.75 of a tile, a new discard boxed off-centre toward its
+    neighbour was swallowed by it and read late: discards out of order.)"""
     if len(river) < 2:
         return river, np.zeros(len(river), bool)
     keep: list[int] = []

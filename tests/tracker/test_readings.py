@@ -66,3 +66,6 @@ def test_a_tile_boxed_twice_is_one_tile_whose_orientation_is_unknown():
     assert len(tiles) == 2 and not doubled.any()
     tiles, doubled = one_per_tile(_river([(0.0, 280.0, "1m", False, 1.0), (TILE_W, 280.0, "2m", False, 1.0)]))
     assert len(tiles) == 2 and not doubled.any()
+    # a neighbour boxed off-centre (18 mm from the tile beside it) is still a tile of its own
+    tiles, doubled = one_per_tile(_river([(0.0, 280.0, "1m", False, 0.9), (18.0, 280.0, "2m", False, 0.3)]))
+    assert len(tiles) == 2 and not doubled.any()
