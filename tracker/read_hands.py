@@ -216,7 +216,7 @@ class HandReader:
         measured = int(rows.count(pitch)[e])
         if measured < 1:
             return det
-        whole = not det.holes and count >= 2
+        whole = not det.holes and count >= 1  # (a lone tile too: a hand after four melds)
         if whole and (count == measured or (abs(count - measured) == 1 and det.confidence >= 0.9)):
             return det
         expected = (

@@ -220,3 +220,12 @@ def test_a_lone_standing_tile_is_counted_only_where_the_record_has_one():
     s.tracker.state.seats[1].hand = s.tracker.state.seats[1].hand[:1]  # four melds made (tanki)
     s.read(_rows([FIRST], {1: _hand(1, 1)}), 11)
     assert _counts(s, 1) == [(11, 1)]
+
+
+def test_a_lone_tile_read_surely_is_not_lengthened_by_the_measure():
+    # four melds: one tile stands; the measure, running into a meld beside it, reads two
+    s = _started()
+    s.tracker.state.seats[1].hand = s.tracker.state.seats[1].hand[:1]
+    s.tracker._rows_now = _measured({1: 2})
+    s.read(_rows([FIRST], {1: _hand(1, 1)}), 10)
+    assert _counts(s, 1) == [(10, 1)]
