@@ -42,8 +42,9 @@ def test_every_step_runs_in_order(tmp_path):
     assert done.returncode == 0, done.stderr
     assert modules[:2] == ["datasets.art.procedural"] * 2
     assert modules[2:5] == ["tracker.cli"] * 3
-    assert sorted(modules[5:7]) == ["models.train", "models.train_reader"]
-    assert modules[7:] == ["models.quantize", "models.quantize"]
+    assert sorted(modules[5:7]) == ["models.train", "models.train_reader"]  # first stage
+    assert modules[7] == "models.train"  # the detector's second stage
+    assert modules[8:] == ["models.quantize", "models.quantize"]
 
 
 @pytest.mark.parametrize(
@@ -51,6 +52,7 @@ def test_every_step_runs_in_order(tmp_path):
     [
         ("stills/w2", {"models.train", "models.train_reader", "models.quantize"}),  # a stills worker
         ("models.train_reader", {"models.quantize"}),  # the reader's training
+        ("tilenet2", {"models.quantize"}),  # the detector's second stage (in the foreground)
     ],
 )
 def test_a_failed_background_step_stops_the_recipe(tmp_path, fail, not_run):
