@@ -9,13 +9,12 @@ One known rule difference: M-League counts a pair of the double wind (seat and r
 (``double_wind_fu=2``). Such wins are counted as ``explained`` when that is the whole difference:
 the same han, and our fu equal to jansou's raw fu + 2 rounded up to ten.
 
-jansou's bots iterate over sets, so the games depend on PYTHONHASHSEED as well as on the seed.
+The games are the same in every run (``tracker.logs.jansou_games``: the bots are seeded too).
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 from dataclasses import dataclass, field
 
 
@@ -31,15 +30,9 @@ class Agreement:
 
 def play(seed: int):
     """(tenhou.net/6 dict, jansou's Win events in order) of one m-league hanchan."""
-    from jansou.core.rules import preset
-    from jansou.game.agents import SmartEfficiencyAgent
-    from jansou.game.environment import Environment
-    from jansou.io.from_game import paifu_from_game
-    from jansou.io.tenhou_json import dump_tenhou_json
+    from tracker.logs.jansou_games import play_mleague
 
-    env = Environment(preset("m-league"), seed=seed)
-    env.run([SmartEfficiencyAgent() for _ in range(4)])
-    data = json.loads(json.dumps(dump_tenhou_json(paifu_from_game(env))))
+    data, env = play_mleague(seed)
     wins = [e for record in env.records for e in record if type(e).__name__ == "Win"]
     return data, wins
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
@@ -25,18 +24,9 @@ needs_shared_logs = pytest.mark.skipif(
 
 @pytest.fixture(scope="session")
 def jansou_games() -> list[dict]:
-    """tenhou.net/6 dicts of full M-League-rule hanchan played by jansou's bots (seeds 0..19)."""
-    jansou = pytest.importorskip("jansou", reason="jansou is a test dependency: pip install -e '.[test]'")
-    del jansou
-    from jansou.core.rules import preset
-    from jansou.game.agents import SmartEfficiencyAgent
-    from jansou.game.environment import Environment
-    from jansou.io.from_game import paifu_from_game
-    from jansou.io.tenhou_json import dump_tenhou_json
+    """tenhou.net/6 dicts of full M-League-rule hanchan played by jansou's bots (seeds 0..19), the
+    same games in every run."""
+    pytest.importorskip("jansou", reason="jansou is a test dependency: pip install -e '.[test]'")
+    from tracker.logs.jansou_games import play_mleague
 
-    games = []
-    for seed in range(JANSOU_GAMES):
-        env = Environment(preset("m-league"), seed=seed)
-        env.run([SmartEfficiencyAgent() for _ in range(4)])
-        games.append(json.loads(json.dumps(dump_tenhou_json(paifu_from_game(env)))))
-    return games
+    return [play_mleague(seed)[0] for seed in range(JANSOU_GAMES)]

@@ -8,8 +8,8 @@
 ``../shared/data/logs/tenhou6/`` with faults of every kind in DESIGN.md staged on them (two per
 clip, on different seats); one kyoku of each hanchan where a 食替 can be staged (rare in the real
 logs), with it and one more fault; and clean full hanchan: the bundled jansou hanchan plus jansou
-hanchan generated once and saved as ``SETDIR/logs/*.mjai.jsonl`` (jansou games differ from one
-process to the next, so the saved log, not a seed, is the reference). The held-out art set
+hanchan generated once and saved as ``SETDIR/logs/*.mjai.jsonl`` (the saved log, not a seed, is
+the reference: the set's first games were played before jansou's bots were seeded). The held-out art set
 ``datasets/art/default``, seeds from 1000 and the three camera presets in turn. Clips already
 rendered are skipped (the quick subset first); a clip is rendered into ``NAME.partial`` and
 renamed when complete, so an interrupted render resumes at the clip it was on.
@@ -145,23 +145,17 @@ def _select(events: list, k: int) -> list:
 
 
 def _generate_hanchan(logs_dir: Path, n: int) -> list[Path]:
-    """n jansou m-league hanchan, generated once and saved (jansou differs between processes)."""
+    """n jansou m-league hanchan, generated once and saved (the saved log stays the reference:
+    the plan's first games were played before the bots were seeded, and differ from today's)."""
     logs_dir.mkdir(parents=True, exist_ok=True)
     paths = [logs_dir / f"jansou-{i}.mjai.jsonl" for i in range(n)]
     for i, path in enumerate(paths):
         if path.exists():
             continue
-        from jansou.core.rules import preset
-        from jansou.game.agents import SmartEfficiencyAgent
-        from jansou.game.environment import Environment
-        from jansou.io.from_game import paifu_from_game
-        from jansou.io.tenhou_json import dump_tenhou_json
-
         from tracker.logs import tenhou6_to_events, write_mjai
+        from tracker.logs.jansou_games import play_mleague
 
-        env = Environment(preset("m-league"), seed=FIRST_SEED + i)
-        env.run([SmartEfficiencyAgent() for _ in range(4)])
-        game = json.loads(json.dumps(dump_tenhou_json(paifu_from_game(env))))
+        game, _ = play_mleague(FIRST_SEED + i)
         path.write_text(write_mjai(tenhou6_to_events(game)))
         _log(f"generated {path.name}")
     return paths

@@ -22,11 +22,8 @@ from tracker.table.state import TableState
 
 def main(argv: list[str] | None = None) -> int:
     import riichienv
-    from jansou.core.rules import preset
-    from jansou.game.agents import SmartEfficiencyAgent
-    from jansou.game.environment import Environment
-    from jansou.io.from_game import paifu_from_game
-    from jansou.io.tenhou_json import dump_tenhou_json
+
+    from tracker.logs.jansou_games import play_mleague
 
     args = sys.argv[1:] if argv is None else argv
     games = int(args[0]) if args else 100
@@ -34,9 +31,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "game.mjai.jsonl"
         for seed in range(100, 100 + games):
-            env = Environment(preset("m-league"), seed=seed)
-            env.run([SmartEfficiencyAgent() for _ in range(4)])
-            data = json.loads(json.dumps(dump_tenhou_json(paifu_from_game(env))))
+            data, _ = play_mleague(seed)
             try:
                 if round_trip(data) != _tenhou_daiminkan_position(data):
                     bad += 1
