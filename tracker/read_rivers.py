@@ -89,12 +89,11 @@ class RiverReader:
         tile the detector struggles with is read upright at low confidence), None unknown (seen
         twice, or the looks disagree)."""
         sure = obs.confidence >= self.cfg.orientation_confidence
-        out: list[bool | None] = []
-        for d, side, wide, ok in zip(
-            doubled.tolist(), obs.sideways.tolist(), obs.wide.tolist(), sure.tolist()
-        ):
-            out.append(None if d else True if side else False if (ok and not wide) else None)
-        return out
+        seen_once = ~np.asarray(doubled, bool)
+        turns = np.full(len(obs), None, dtype=object)
+        turns[seen_once & obs.sideways] = True
+        turns[seen_once & ~obs.sideways & ~obs.wide & sure] = False
+        return turns.tolist()
 
     def _review(self, k: Kyoku, e: int, missed: list[int], seen: list[int], out: list) -> None:
         """Retract what later reads contradict: a discard whose tile left the river with no call
