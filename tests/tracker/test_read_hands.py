@@ -19,6 +19,15 @@ def _counts(s: _Script, seat: int) -> list[tuple[int, int]]:
     return [(e.frame, e.count) for e in s.events if e.type == "hand_count" and e.actor == seat]
 
 
+def _seat1_draws(s, standing: int) -> None:
+    """Frame 10: the table as dealt; frames 20 and 21: seat 1's row of ``standing`` tiles beside
+    its drawn tile apart (two reads, as a draw is confirmed)."""
+    s.read(_rows([FIRST], {}), 10)
+    drew = {1: _hand(1, standing, drawn=True)}
+    s.read(_rows([FIRST], drew), 20)
+    s.read(_rows([FIRST], drew), 21)
+
+
 def test_the_draw_is_counted_on_two_reads_and_a_second_read_is_asked_for():
     s = _started()
     s.read(_rows([FIRST], {}), 10)
@@ -60,10 +69,7 @@ def test_a_row_a_tile_short_beside_its_draw_is_the_draw_and_no_count_as_the_reco
     # (before the draw) would refute the short count the checker is confirming; the tile apart
     # is the draw, and 13 is then one short of the record's 14, held to the contra rule
     s = _started()
-    s.read(_rows([FIRST], {}), 10)
-    short = {1: _hand(1, 12, drawn=True)}
-    s.read(_rows([FIRST], short), 20)
-    s.read(_rows([FIRST], short), 21)
+    _seat1_draws(s, standing=12)
     assert [(e.type, e.actor) for e in s.events if e.frame == 21] == [("wall_take", 1), ("tsumo", 1)]
     assert _counts(s, 1) == [(10, 13)]
 
@@ -199,10 +205,7 @@ def test_a_hand_keeping_its_count_through_its_discard_is_said_again():
     # 大相公 staged: seat 1 draws (14 said while it holds the draw) and discards, but 14 tiles
     # still stand. The same 14 against the record's 13 now must reach the rules checker
     s = _started()
-    s.read(_rows([FIRST], {}), 10)
-    drew = {1: _hand(1, 13, drawn=True)}
-    s.read(_rows([FIRST], drew), 20)
-    s.read(_rows([FIRST], drew), 21)
+    _seat1_draws(s, standing=13)
     assert _counts(s, 1)[-1] == (21, 14)
     second = (1, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "9s", False)
     excess = {1: _hand(1, 14)}
