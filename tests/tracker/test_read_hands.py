@@ -110,20 +110,9 @@ def test_the_first_draw_of_a_deal_starts_the_kyoku_at_its_dealer():
     assert {e.actor: e.count for e in s.events if e.type == "hand_count"} == {0: 14, 1: 13, 2: 13, 3: 13}
     # the dealer's discard then follows its draw: no second tsumo
     disc = (1, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "N", False)
-    s.read(
-        [r for r in _table() if r[1] != HAND]
-        + [disc]
-        + _hand(1, 13)
-        + sum((_hand(e, 13) for e in (0, 2, 3)), []),
-        30,
-    )
-    s.read(
-        [r for r in _table() if r[1] != HAND]
-        + [disc]
-        + _hand(1, 13)
-        + sum((_hand(e, 13) for e in (0, 2, 3)), []),
-        31,
-    )
+    after = [r for r in _table() if r[1] != HAND] + [disc] + sum((_hand(e, 13) for e in range(4)), [])
+    s.read(after, 30)
+    s.read(after, 31)
     play = [(e.type, e.actor) for e in s.events if e.type in ("tsumo", "dahai")]
     assert play == [("tsumo", 0), ("dahai", 0)]
     assert not s.alerts and not s.tracker.state_errors
