@@ -17,8 +17,8 @@ Seats: edge 0..3 is image bottom, right, top, left. The first dealer (seat 0) is
 discards first, unless the calibration names it. Events wait until that is known.
 Tiles associate by position (river slot, meld place); tiles barely move, so no motion model.
 This module holds the frame loop, the table reads and the emitting; the readers of each part of
-the table are mixins (``tracker.read_rivers``, ``read_melds``, ``read_hands``) over the kyoku
-state of ``tracker.kyoku``.
+the table are mixins (``tracker.read_rivers``, ``read_melds``, ``read_hands``, ``read_dora``) over
+the kyoku state of ``tracker.kyoku``.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from rules_check.checker import RulesChecker
 from tracker import events as ev
 from tracker.analysis import FrameResult
 from tracker.kyoku import EventFactory, Kyoku
+from tracker.read_dora import DoraReader
 from tracker.read_hands import HandReader
 from tracker.read_melds import MeldReader
 from tracker.read_rivers import RiverReader
@@ -86,7 +87,7 @@ class Detector:
     def detect(self, image: np.ndarray, tile_px: float) -> TileDetections: ...
 
 
-class TableTracker(RiverReader, MeldReader, HandReader):
+class TableTracker(RiverReader, MeldReader, HandReader, DoraReader):
     """``process(image, frame, t) -> FrameResult``; ``finish()`` at the end of the video."""
 
     def __init__(self, calibration: Calibration, detector: Detector, config: TrackerConfig | None = None):
