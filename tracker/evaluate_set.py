@@ -343,9 +343,12 @@ def ensure_spec(spec: ClipSpec, tileset: str, clip: Path) -> None:
     write_spec(clip, parse_faults(spec.faults), request, log=spec.log)
 
 
-def analyze_clip(clip: Path, out: Path, model: Path | None, oracle: bool) -> float | None:
+def analyze_clip(
+    clip: Path, out: Path, model: Path | None, oracle: bool, cache: Path | None = None
+) -> float | None:
     """Analyse one rendered clip unless done (a child process, niced, one thread); wall seconds
-    taken, or None when it was done already. A failed analysis keeps what it wrote, marked."""
+    taken, or None when it was done already. A failed analysis keeps what it wrote, marked.
+    ``cache``: the clip's detections cache file (``mjmon analyze --detections-cache``)."""
     if (out / "summary.json").exists() or (out / "FAILED").exists():
         return None
     partial = out.with_name(out.name + ".partial")
@@ -354,6 +357,8 @@ def analyze_clip(clip: Path, out: Path, model: Path | None, oracle: bool) -> flo
     else:
         cmd = [sys.executable, "-m", "tracker.cli", "analyze", str(clip / "video.mp4"), "--out", str(partial)]
         cmd += ["--model", str(model)]
+        if cache is not None:
+            cmd += ["--detections-cache", str(cache)]
     env = {**os.environ, "OMP_NUM_THREADS": "1", "PYTHONPATH": str(REPO)}
     version = code_version()
     start = time.perf_counter()
@@ -701,14 +706,18 @@ def markdown(result: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-def analyze_all(paths: list, tileset: str, model: Path | None, oracle: bool, jobs: int) -> None:
-    """Analyse the clips not analysed yet, ``jobs`` child processes at a time (each one thread)."""
+def analyze_all(
+    paths: list, tileset: str, model: Path | None, oracle: bool, jobs: int, cache_dir: Path | None = None
+) -> None:
+    """Analyse the clips not analysed yet, ``jobs`` child processes at a time (each one thread);
+    with ``cache_dir``, each clip's detections are kept there as NAME.npz and reused."""
     from concurrent.futures import ThreadPoolExecutor, as_completed
 
     def one(spec: ClipSpec, clip: Path, out: Path) -> float | None:
         if oracle:
             ensure_spec(spec, tileset, clip)
-        return analyze_clip(clip, out, model, oracle)
+        cache = None if cache_dir is None or oracle else cache_dir / f"{spec.name}.npz"
+        return analyze_clip(clip, out, model, oracle, cache)
 
     with ThreadPoolExecutor(max(1, jobs)) as pool:
         running = {pool.submit(one, *p): p[0].name for p in paths}
@@ -735,7 +744,9 @@ def cmd_score(args) -> int:
     _log(f"{len(rendered)} of {len(specs)} clips rendered; analysis {key} ({root})")
     paths = [(spec, setdir / "clips" / spec.name, root / spec.name) for spec in rendered]
     if not args.no_analyze:
-        analyze_all(paths, plan.tileset, model, args.oracle, args.jobs)
+        cache = args.cache_detections and not args.oracle
+        cache_dir = setdir / "detections" / analysis_key(model, False) if cache else None
+        analyze_all(paths, plan.tileset, model, args.oracle, args.jobs, cache_dir)
     scored = [score_clip(spec, clip, out) for spec, clip, out in paths if out.exists()]
     result = {
         "meta": {
@@ -794,6 +805,12 @@ def main(argv: list[str] | None = None) -> int:
         type=Path,
         help="analyse into and score this directory (results-NAME.*) instead of SETDIR/analysis/KEY, "
         "whose analyses are cached per model, not per code version",
+    )
+    s.add_argument(
+        "--cache-detections",
+        action="store_true",
+        help="keep each clip's detections in SETDIR/detections/KEY/ and reuse them: a re-run after a "
+        "tracker-only change (with --analysis-dir) skips the detector",
     )
     s.set_defaults(func=cmd_score)
     args = parser.parse_args(argv)

@@ -87,9 +87,9 @@ def test_analyze_all_runs_every_clip_once_across_jobs(monkeypatch, tmp_path):
 
     seen, specs_written, lock = [], [], threading.Lock()
 
-    def fake_analyze(clip, out, model, oracle):
+    def fake_analyze(clip, out, model, oracle, cache=None):
         with lock:
-            seen.append((clip.name, out.name, model, oracle))
+            seen.append((clip.name, out.name, model, oracle, cache))
         return 1.0
 
     monkeypatch.setattr(es, "analyze_clip", fake_analyze)
@@ -99,10 +99,14 @@ def test_analyze_all_runs_every_clip_once_across_jobs(monkeypatch, tmp_path):
     ]
     paths = [(s, tmp_path / "clips" / s.name, tmp_path / "analysis" / s.name) for s in specs]
     es.analyze_all(paths, "art", Path("m.onnx"), oracle=False, jobs=2)
-    assert sorted(seen) == [(f"c{i}", f"c{i}", Path("m.onnx"), False) for i in range(5)]
+    assert sorted(seen) == [(f"c{i}", f"c{i}", Path("m.onnx"), False, None) for i in range(5)]
     assert specs_written == []  # the truth-reading double alone needs synth.json
-    es.analyze_all(paths[:2], "art", None, oracle=True, jobs=3)
+    es.analyze_all(paths[:2], "art", None, oracle=True, jobs=3, cache_dir=tmp_path / "det")
     assert sorted(specs_written) == ["c0", "c1"]
+    assert all(cache is None for *_, cache in seen[5:])  # truth readings have no detector to cache
+    seen.clear()
+    es.analyze_all(paths[:2], "art", Path("m.onnx"), oracle=False, jobs=1, cache_dir=tmp_path / "det")
+    assert sorted(cache for *_, cache in seen) == [tmp_path / "det" / "c0.npz", tmp_path / "det" / "c1.npz"]
 
 
 def test_score_analyses_into_and_scores_a_named_directory(monkeypatch, tmp_path):

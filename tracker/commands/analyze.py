@@ -29,7 +29,14 @@ def _calibration(video_path: str, calib: str | None):
         raise CommandError(str(err)) from None
 
 
-def run_analyze(video_path: str, out: str, rules: str, calib: str | None, model: str | None) -> int:
+def run_analyze(
+    video_path: str,
+    out: str,
+    rules: str,
+    calib: str | None,
+    model: str | None,
+    detections_cache: str | None = None,
+) -> int:
     from tracker.commands import CommandError
     from tracker.run import analyze_video, summary_text, write_outputs
     from tracker.tracker import TableTracker, TrackerConfig
@@ -41,8 +48,16 @@ def run_analyze(video_path: str, out: str, rules: str, calib: str | None, model:
         raise CommandError(str(err)) from None
     calibration = _calibration(video_path, calib)
     detector = _load_detector(model)
+    if detections_cache:
+        from vision.detection_cache import CachedDetector, detector_identity
+
+        detector = CachedDetector(detector, detections_cache, detector_identity(detector))
     tracker = TableTracker(calibration, detector, TrackerConfig(rules=rules))
-    result = analyze_video(video, tracker)
+    try:
+        result = analyze_video(video, tracker)
+    finally:
+        if detections_cache:
+            detector.save()
     out_dir = Path(out)
     write_outputs(
         result,
@@ -72,7 +87,7 @@ def _report_hook(out_dir: Path, rules: str, source: str) -> None:
 
 
 def _cmd_analyze(args: argparse.Namespace) -> int:
-    return run_analyze(args.video, args.out, args.rules, args.calib, args.model)
+    return run_analyze(args.video, args.out, args.rules, args.calib, args.model, args.detections_cache)
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:
@@ -127,6 +142,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--calib", help="calibration file from mjmon calibrate (default: find the table)")
     p.add_argument("--out", default="mjmon-analysis", help="output directory")
     p.add_argument("--model", help="tile model (default: models/tiles.onnx)")
+    p.add_argument(
+        "--detections-cache",
+        metavar="FILE",
+        help="keep the detector's outputs in FILE and reuse them on the next analysis of the same "
+        "video (re-analysing after a tracker change skips the net)",
+    )
     p.set_defaults(func=_cmd_analyze)
 
     p = subparsers.add_parser("demo", help="analyse the sample clip shipped with mjmon")

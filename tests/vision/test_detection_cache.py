@@ -1,0 +1,97 @@
+"""The detections cache: same answers as the detector, from disk on the second run."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tracker.tiles import class_id
+from vision.detection_cache import CachedDetector, image_key
+from vision.detections import TileDetections
+
+
+class CountingDetector:
+    """Finds one tile per call whose class says how many calls came before (none on odd images)."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def detect(self, image: np.ndarray, tile_px: float) -> TileDetections:
+        self.calls += 1
+        if int(image[0, 0, 0]) % 2:
+            return TileDetections.empty()
+        return TileDetections(
+            boxes=np.array([[1.5, 2.0, 20.0, 30.25]], np.float32),
+            class_ids=np.array([class_id("5pr") if self.calls == 1 else class_id("E")]),
+            angles=np.array([90]),
+            face_up=np.array([True]),
+            confidence=np.array([0.875], np.float32),
+        )
+
+
+def _image(value: int) -> np.ndarray:
+    return np.full((8, 12, 3), value, np.uint8)
+
+
+def _same(a: TileDetections, b: TileDetections) -> bool:
+    fields = ("boxes", "class_ids", "angles", "face_up", "confidence")
+    return all(np.array_equal(getattr(a, f), getattr(b, f)) for f in fields)
+
+
+def test_second_run_answers_from_the_file_with_the_same_detections(tmp_path):
+    path = tmp_path / "clip.npz"
+    first = CachedDetector(CountingDetector(), path, "model-a")
+    seen = [first.detect(_image(v), 20.0) for v in (0, 1, 2)]
+    assert first.detector.calls == 3 and first.misses == 3
+    first.save()
+
+    again = CachedDetector(CountingDetector(), path, "model-a")
+    replay = [again.detect(_image(v), 20.0) for v in (0, 1, 2)]
+    assert again.detector.calls == 0 and again.hits == 3
+    assert all(_same(a, b) for a, b in zip(seen, replay, strict=True))
+    assert len(replay[1]) == 0 and replay[0].class_ids[0] == class_id("5pr")
+
+
+def test_other_pixels_or_tile_size_are_misses():
+    cached = CachedDetector(CountingDetector(), "/nonexistent/never-saved.npz", "m")
+    cached.detect(_image(4), 20.0)
+    cached.detect(_image(4), 20.0)
+    cached.detect(_image(6), 20.0)
+    cached.detect(_image(4), 21.0)
+    assert (cached.hits, cached.misses) == (1, 3)
+    assert image_key(_image(4), 20.0) != image_key(_image(4)[:, :-1], 20.0)
+
+
+def test_a_cache_of_other_models_is_not_used(tmp_path, capsys):
+    path = tmp_path / "clip.npz"
+    old = CachedDetector(CountingDetector(), path, "model-a")
+    old.detect(_image(0), 20.0)
+    old.save()
+    new = CachedDetector(CountingDetector(), path, "model-b")
+    new.detect(_image(0), 20.0)
+    assert new.detector.calls == 1 and "other models" in capsys.readouterr().err
+
+
+def test_a_broken_cache_file_is_rebuilt_not_fatal(tmp_path, capsys):
+    path = tmp_path / "clip.npz"
+    path.write_bytes(b"not a zip")
+    cached = CachedDetector(CountingDetector(), path, "m")
+    cached.detect(_image(0), 20.0)
+    assert cached.misses == 1 and "unreadable" in capsys.readouterr().err
+    cached.save()
+    assert CachedDetector(CountingDetector(), path, "m").detect(_image(0), 20.0).class_ids[0] == class_id(
+        "5pr"
+    )
+
+
+def test_keys_ending_in_zero_bytes_survive_the_file(tmp_path, monkeypatch):
+    """Fixed-width byte strings drop trailing NULs; the keys are stored as raw uint8 rows."""
+    import vision.detection_cache as dc
+
+    monkeypatch.setattr(dc, "image_key", lambda image, tile_px: bytes([int(image[0, 0, 0])]) + bytes(15))
+    path = tmp_path / "clip.npz"
+    first = CachedDetector(CountingDetector(), path, "m")
+    first.detect(_image(2), 20.0)
+    first.save()
+    again = CachedDetector(CountingDetector(), path, "m")
+    again.detect(_image(2), 20.0)
+    assert again.hits == 1
