@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from rules_check.checks.invalid_meld import is_set
 from tracker import events as ev
 from tracker import tiles
 from tracker.kyoku import Kyoku, MeldTile, disarm
 from tracker.melds import first_sighting, ready_melds, seen_before
-from tracker.readings import pick_code
+from tracker.readings import one_per_place, pick_code
 from tracker.zones import MELD, TableView
 
 
@@ -38,7 +39,7 @@ class MeldReader:
         A new tile counts once seen at the same place on the read before (``tracker.melds``)."""
         called = False
         for e in np.nonzero(self._trusted)[0].tolist():
-            obs = view.where(e, MELD)
+            obs = one_per_place(view.where(e, MELD))
             known = k.melds[e]
             fresh = np.ones(len(obs), bool)
             if known and len(obs):
@@ -141,7 +142,7 @@ class MeldReader:
                     float(lr.u[j]), float(lr.v[j]), codes[j], bool(lr.sideways[j]), bool(lr.face_up[j]), group
                 )
             )
-        laid_codes = [c if c != "?" else "?" for c in codes]
+        laid_codes = list(codes)
         if len(lr) == 4 and down:
             visible = [c for c in codes if c != "?"]
             kind = visible[0] if visible else "?"
@@ -166,12 +167,25 @@ class MeldReader:
         slot.present = False
         called = pick_code(slot.votes)
         laid_known = len(lr) >= 3
+        codes = _fill_unsure(codes, [self._code(int(c)) for c in lr.class_ids.tolist()], laid_known, called)
+        if laid_known:
+            # the called tile is the river's: its code was voted on every read it lay there, so it
+            # outweighs the one or two reads of the meld being laid. It lies where that code is
+            # seen, else at the sideways place (the read there was wrong or unsure)
+            pick = _position_of(codes, called, side)
+            if pick is None:
+                pick = side[0] if side else 0
+                if called != tiles.UNKNOWN:
+                    codes[pick] = called
+            codes = _fill_triplet(codes, codes[pick])
+        for tile, code in zip(k.melds[e][-len(lr) :], codes, strict=True):
+            tile.code = code  # a kakan names its pon by these
+        laid_codes = list(codes)
         if not laid_known:  # two seen: the called tile is the river's
             pai, consumed = called, list(codes)
             codes = [called, *codes]
         else:
-            pick = side[0] if side else _position_of(codes, called)
-            pai = codes[pick] if codes[pick] != "?" else called
+            pai = codes[pick] if codes[pick] != tiles.UNKNOWN else called
             consumed = [c for i, c in enumerate(codes) if i != pick]
         kinds = {tiles.deaka(c) for c in codes if c != "?"}
         # a set laid wrong (错碰: a pon holding another tile) is still the pon of its called tile:
@@ -201,11 +215,42 @@ class MeldReader:
         return True
 
 
-def _position_of(codes: list[str], called: str) -> int:
-    for i, c in enumerate(codes):
-        if c != "?" and tiles.deaka(c) == tiles.deaka(called) if called != "?" else False:
-            return i
-    return 0
+def _fill_unsure(codes: list[str], raw: list[str], laid_known: bool, called: str) -> list[str]:
+    """The unsure reads (``?`` in ``codes``; ``raw`` is what the detector said) taken after all
+    when, with them, the call's tiles (the river's ``called`` one too when only two were seen)
+    make a set: a misread rarely completes a run or a triplet by chance."""
+    trial = [r if c == tiles.UNKNOWN else c for c, r in zip(codes, raw, strict=True)]
+    whole = trial if laid_known else [called, *trial]
+    if trial == codes or not all(c in tiles.GAME_CODES and c != tiles.UNKNOWN for c in whole):
+        return codes
+    return trial if is_set("chi", whole) or is_set("pon", whole) else codes
+
+
+def _position_of(codes: list[str], called: str, side: list[int]) -> int | None:
+    """Where the ``called`` kind lies among the laid ``codes``: the sideways place if it is seen
+    there (a pon's tiles are all alike), else the first place it is seen; None if not seen."""
+    if called == tiles.UNKNOWN:
+        return None
+    at = [i for i, c in enumerate(codes) if c != tiles.UNKNOWN and tiles.deaka(c) == tiles.deaka(called)]
+    if side and side[0] in at:
+        return side[0]
+    return at[0] if at else None
+
+
+def _fill_triplet(codes: list[str], pai: str) -> list[str]:
+    """A call whose unread tiles can only be of the kind read (the called ``pai``'s, else the one
+    kind every read tile shows): an honour (no runs of honours), or a number tile read twice (a
+    pon: a run has no pairs). Red fives stay unsaid."""
+    read = [c for c in codes if c != tiles.UNKNOWN]
+    kinds = {tiles.deaka(c) for c in read}
+    if tiles.UNKNOWN not in codes or len(kinds) != 1:
+        return codes
+    kind = kinds.pop()
+    if pai != tiles.UNKNOWN and tiles.deaka(pai) != kind:
+        return codes
+    if len(read) < 2 and not tiles.is_honor(kind):
+        return codes
+    return [kind if c == tiles.UNKNOWN else c for c in codes]
 
 
 def _one_kind(codes: list[str]) -> bool:

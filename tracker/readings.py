@@ -61,6 +61,29 @@ def one_per_tile(
     return replace(out, u=u[idx]), doubled[idx]
 
 
+def one_per_place(
+    meld_row: TableView, max_overlap: float = 0.4, same_row_mm: float = 0.6 * TILE_W
+) -> TableView:
+    """A meld area's tiles, one detection per place. Laid tiles never overlap (26 mm apart, 30.5
+    beside a sideways one), so a detection covering more than ``max_overlap`` of a surer one's
+    width along the row is that tile or its neighbours boxed again (a tile being laid, half
+    covered): dropped. A kakan's added tile lies a tile's width closer to the centre (``v``) than
+    the sideways tile it sits on, so only detections within ``same_row_mm`` across are compared."""
+    if len(meld_row) < 2:
+        return meld_row
+    half = np.where(meld_row.sideways, TILE_H, TILE_W) / 2.0
+    lo, hi = meld_row.u - half, meld_row.u + half
+    keep: list[int] = []
+    for i in np.argsort(-meld_row.confidence, kind="stable").tolist():
+        k = np.asarray(keep, dtype=np.int64)
+        overlap = np.minimum(hi[i], hi[k]) - np.maximum(lo[i], lo[k])
+        narrower = 2.0 * np.minimum(half[i], half[k])
+        clash = (overlap > max_overlap * narrower) & (np.abs(meld_row.v[k] - meld_row.v[i]) < same_row_mm)
+        if not clash.any():
+            keep.append(i)
+    return meld_row.select(np.array(sorted(keep), dtype=np.int64))
+
+
 def row_holes(u: np.ndarray, apart: bool, gap_mm: float = 8.0) -> int:
     """Places in a standing row (``u`` mm; the drawn tile set apart excluded) where neighbours
     stand a tile or more apart: tiles the detector missed."""

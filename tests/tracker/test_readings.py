@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 
 import numpy as np
+import pytest
 
-from tracker.readings import TILE_W, one_per_tile, pick_code
+from tracker.readings import TILE_H, TILE_W, one_per_place, one_per_tile, pick_code
 from tracker.tiles import class_id, parse
-from tracker.zones import RIVER, TableView
+from tracker.zones import MELD, RIVER, TableView
 
 
 def test_a_five_read_red_and_plain_equally_is_a_plain_five():
@@ -69,3 +71,31 @@ def test_a_tile_boxed_twice_is_one_tile_whose_orientation_is_unknown():
     # a neighbour boxed off-centre (18 mm from the tile beside it) is still a tile of its own
     tiles, doubled = one_per_tile(_river([(0.0, 280.0, "1m", False, 0.9), (18.0, 280.0, "2m", False, 0.3)]))
     assert len(tiles) == 2 and not doubled.any()
+
+
+def _meld_row(rows: list[tuple[float, float, str, bool, float]]) -> TableView:
+    return replace(_river(rows), zone=np.full(len(rows), MELD, np.int8))
+
+
+def test_a_meld_area_keeps_one_detection_per_place():
+    # a chi laid left to right: sideways 6p, 4p, 5p (30.5 then 26 mm apart) all stay
+    chi = [
+        (306.0, 394.0, "6p", True, 0.6),
+        (336.5, 385.0, "4p", False, 0.4),
+        (362.5, 385.0, "5p", False, 0.8),
+    ]
+    assert one_per_place(_meld_row(chi)).u.tolist() == [306.0, 336.5, 362.5]
+    # a box straddling two tiles, or a tile boxed again a few mm off, is dropped for the surer one
+    extra = chi + [(350.0, 385.0, "5p", True, 0.5), (339.0, 398.0, "2p", False, 0.2)]
+    kept = one_per_place(_meld_row(extra))
+    assert kept.u.tolist() == [306.0, 336.5, 362.5] and kept.confidence.tolist() == pytest.approx(
+        [0.6, 0.4, 0.8]
+    )
+    # a kakan's added tile lies a tile's width toward the centre of its sideways tile: kept
+    added = chi + [(306.0, 394.0 - TILE_W, "6p", True, 0.3)]
+    assert len(one_per_place(_meld_row(added))) == 4
+    # a sideways tile's place is its long side: an upright tile within it is the same place
+    assert (
+        len(one_per_place(_meld_row([(0.0, 390.0, "1m", True, 0.9), (TILE_H / 2, 385.0, "1m", False, 0.5)])))
+        == 1
+    )

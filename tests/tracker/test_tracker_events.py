@@ -128,6 +128,87 @@ def test_call_with_a_tile_the_detector_missed_takes_it_from_the_river():
     assert chi.consumed == ["4p", "5p"] and chi.laid is None  # layout not seen: not guessed
 
 
+def _call_from_left(discard: str) -> _Script:
+    """Edge 3 discards ``discard`` first (so seat 0 sits at the left edge, edge 3)."""
+    s = _Script()
+    disc = (3, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, discard, False)
+    s.read(_table(), 1)
+    s.read(_table([disc]), 2)
+    s.read(_table([disc]), 3)
+    return s
+
+
+def _lay_meld(s: _Script, laid: list[tuple]) -> None:
+    """Two still reads of edge 0's new meld tiles: (u, v, code, sideways, confidence) rows."""
+    for frame in (4, 5):
+        view = _view(_table() + [(0, MELD, *row[:4]) for row in laid])
+        sure = np.concatenate([np.ones(len(view) - len(laid)), [row[4] for row in laid]])
+        factories = s.tracker._observe(replace(view, confidence=sure.astype(np.float32)), frame, frame / 30)
+        s.events += s.tracker._emit(factories, frame, frame / 30).events
+
+
+def _last_call(s: _Script):
+    call = [e for e in s.events if e.type != "hand_count"][-1]
+    assert call.type in ("chi", "pon") and (call.actor, call.target) == (1, 0)  # edge 0 from edge 3
+    return call
+
+
+def test_a_chi_boxed_twice_while_laid_is_read_as_its_three_tiles():
+    # the sample clip's chi of 6p with 4p 5p, read as the hand left it: the 4p boxed twice (once as
+    # 2p), a box straddling 4p and 5p read as a sideways 5p, the 4p itself unsure. One detection
+    # per place (the surer), and the unsure 4p taken since it completes the run 4-5-6
+    s = _call_from_left("6p")
+    _lay_meld(
+        s,
+        [
+            (306.0, 394.0, "6p", True, 0.60),
+            (339.0, 381.0, "4p", False, 0.38),
+            (342.0, 395.0, "2p", False, 0.26),
+            (352.0, 381.0, "5p", True, 0.41),
+            (367.0, 387.0, "5p", False, 0.76),
+        ],
+    )
+    chi = _last_call(s)
+    assert (chi.type, chi.pai, chi.consumed) == ("chi", "6p", ["4p", "5p"])
+    assert chi.laid.tiles == ["6p", "4p", "5p"] and chi.laid.sideways == [0]
+
+
+def test_an_unsure_read_that_makes_no_set_stays_unknown():
+    s = _call_from_left("6p")
+    _lay_meld(
+        s,
+        [(306.0, 394.0, "6p", True, 0.9), (339.0, 381.0, "9s", False, 0.3), (367.0, 387.0, "5p", False, 0.9)],
+    )
+    assert _last_call(s).laid.tiles == ["6p", "?", "5p"]
+
+
+def test_the_called_tile_is_the_rivers_not_a_misread_of_it_as_it_is_laid():
+    # the river voted F on every read; the meld's one look at the sideways tile said E, the other
+    # two were unsure: an honour is only ever called into a pon, so all three are F
+    s = _call_from_left("F")
+    _lay_meld(
+        s, [(306.0, 394.0, "E", True, 0.9), (339.0, 381.0, "F", False, 0.3), (367.0, 387.0, "C", False, 0.2)]
+    )
+    pon = _last_call(s)
+    assert (pon.type, pon.pai, pon.consumed) == ("pon", "F", ["F", "F"])
+    assert pon.laid.tiles == ["F", "F", "F"] and pon.laid.sideways == [0]
+
+
+def test_unread_number_tiles_are_filled_only_when_another_read_makes_it_a_pon():
+    s = _call_from_left("6p")
+    _lay_meld(
+        s,
+        [(306.0, 394.0, "6p", True, 0.9), (339.0, 381.0, "6p", False, 0.9), (367.0, 387.0, "1s", False, 0.2)],
+    )
+    assert _last_call(s).consumed == ["6p", "6p"]  # 6p twice: a pon (1s neither completes a set)
+    s = _call_from_left("6p")
+    _lay_meld(
+        s,
+        [(306.0, 394.0, "6p", True, 0.9), (339.0, 381.0, "1s", False, 0.2), (367.0, 387.0, "2s", False, 0.2)],
+    )
+    assert _last_call(s).consumed == ["?", "?"]  # a pon, or a chi 4-5-6, 5-6-7, 6-7-8: unknown
+
+
 def test_a_failing_rules_checker_costs_no_event():
     s = _Script()
 

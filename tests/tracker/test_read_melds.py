@@ -1,0 +1,34 @@
+"""tracker.read_melds: composing a call from its laid tiles (tile strings, ``?`` unread; the called
+tile as an mjai code)."""
+
+from __future__ import annotations
+
+from tracker.read_melds import _fill_triplet, _position_of
+from tracker.tiles import parse
+
+
+def _codes(text: str) -> list[str]:
+    """'?' placeholders among tile strings: "?|?|7z" -> ['?', '?', 'C']."""
+    return ["?" if part == "?" else parse(part)[0] for part in text.split("|")]
+
+
+def test_an_honour_call_is_a_pon_of_the_one_kind_read_even_with_the_called_tile_unread():
+    assert _fill_triplet(_codes("?|?|3z"), "?") == _codes("3z|3z|3z")
+    assert _fill_triplet(_codes("?|3z|?"), "W") == _codes("3z|3z|3z")
+    assert _fill_triplet(_codes("?|3z|?|?"), "W") == _codes("3z|3z|3z|3z")  # a daiminkan
+
+
+def test_number_tiles_are_filled_only_when_read_twice_and_never_against_the_called_kind():
+    assert _fill_triplet(_codes("?|6p|6p"), "6p") == _codes("6p|6p|6p")
+    assert _fill_triplet(_codes("?|?|6p"), "6p") == _codes("?|?|6p")  # pon or one of three runs
+    assert _fill_triplet(_codes("?|5p|6p"), "6p") == _codes("?|5p|6p")  # a run: 4p or 7p
+    assert _fill_triplet(_codes("?|3z|3z"), "F") == _codes("?|3z|3z")  # the river says otherwise
+    assert _fill_triplet(_codes("?|0p|5p"), "5p") == _codes("5p|0p|5p")  # a red five is not guessed
+
+
+def test_the_called_tile_lies_where_its_kind_is_seen_preferring_the_sideways_place():
+    assert _position_of(_codes("4p|6p|5p"), "6p", side=[0]) == 1  # laid wrong: found where it lies
+    assert _position_of(_codes("3z|3z|3z"), "W", side=[2]) == 2
+    assert _position_of(_codes("3z|3z|3z"), "W", side=[]) == 0
+    assert _position_of(_codes("1z|?|2z"), "W", side=[1]) is None
+    assert _position_of(_codes("1z|?|2z"), "?", side=[1]) is None
