@@ -84,6 +84,12 @@ class Kyoku:
     lift_gap: list[list[bool]] = field(default_factory=lambda: [[] for _ in range(4)])
     lift_base: list[int | None] = field(default_factory=lambda: [None] * 4)  # standing at the first look
     armed_u: list[float] = field(default_factory=lambda: [0.0] * 4)  # u of the row's right end when armed
+    # the standing row's right end measured from the pixels (``vision.hand_rows``), mm, per edge:
+    # on a still read with the hand as the record has it before a draw (NaN: not seen), on a
+    # still read holding its draw, and on each moving frame since that read (the discard's lift)
+    row_plain_end: list[float] = field(default_factory=lambda: [float("nan")] * 4)
+    row_hold_end: list[float] = field(default_factory=lambda: [float("nan")] * 4)
+    row_trace: list[list[float]] = field(default_factory=lambda: [[] for _ in range(4)])
     drew: list[bool] = field(default_factory=lambda: [False] * 4)  # tsumo emitted since the last discard
     pending_count: list[int] = field(default_factory=lambda: [0] * 4)  # hand change by events not yet applied
     # (standing tiles, one set apart) per edge at this read and the one before (None: not trusted)
@@ -97,6 +103,8 @@ def disarm(k: Kyoku, e: int) -> None:
     k.lift_gap[e] = []
     k.lift_base[e] = None
     k.armed[e] = None
+    k.row_plain_end[e] = k.row_hold_end[e] = float("nan")
+    k.row_trace[e] = []
 
 
 def at_frame(event, frame: int, t: float):

@@ -14,6 +14,16 @@ from tracker.readings import drawn_apart, pick_code, row_holes, standing_row
 from tracker.zones import HAND, TableView, assign
 from vision.hand_rows import NOMINAL_PITCH_MM, PITCH_RANGE
 
+ROW_END_MM = 3.0  # two moving frames whose measured row ends are this close agree on it
+DRAWN_GAP_MM = 9.0  # between a row and its drawn tile, where the row before the draw was not measured
+ROW_TRACE_FRAMES = 600  # moving frames of a held draw's row ends kept (a long think)
+# a row seen holding its draw while moving: its end this far (mm) right of the row's end before the
+# draw and a tile's pitch (the drawn tile's gap, with the measure's slack)
+HOLD_GAP_MM = (3.0, 15.0)
+# moving frames after the row's end leaves where it held within which the end seen tells the lift
+# (a discard's carry at 30 frames a second, the quickest play); later it is the hand after the discard
+EARLY_FRAMES = 6
+
 
 class RowEvidence(NamedTuple):
     """One read of a standing row: tiles (the one apart included), a drawn tile apart, holes (tiles
@@ -40,6 +50,7 @@ class HandReader:
         k = self.kyoku
         if k is None:
             return
+        self._trace_row_ends(k, image)
         drawing = (k.last_actor + 1) % 4 if k.last_actor is not None and k.after_call is None else None
         for e in range(4):
             if activity[e] <= self.cfg.motion_threshold or len(k.lift_gap[e]) >= self.cfg.lift_votes:
@@ -60,6 +71,97 @@ class HandReader:
             if k.lift_base[e] is None:
                 k.lift_base[e] = len(standing)
             self._look_at_hand(k, e, standing.u)
+
+    def _trace_row_ends(self, k: Kyoku, image: np.ndarray) -> None:
+        """On a moving frame, the right end of the row of each hand that holds (or is about to
+        take) a drawn tile, measured from the pixels (one remap for the four: the detector
+        boxes too few of a far camera's standing tiles to tell one gone at the row's end). A
+        hand not seen holding its draw on a still read (a quick player) is seen so here: its
+        row ending a tile and a gap right of where it ended before the draw, on two frames."""
+        watched = [e for e in range(4) if not np.isnan(k.row_hold_end[e]) or self._may_hold(k, e)]
+        if not watched:
+            return
+        ends = self.rows.measure(image).end
+        for e in watched:
+            trace = k.row_trace[e]
+            trace.append(float(ends[e]))
+            if not np.isnan(k.row_hold_end[e]):
+                del trace[:-ROW_TRACE_FRAMES]
+                continue
+            del trace[:-2]
+            over = np.array(trace) - k.row_plain_end[e] - self._row_pitch(e)
+            if len(over) == 2 and np.all((over > HOLD_GAP_MM[0]) & (over < HOLD_GAP_MM[1])):
+                if abs(over[1] - over[0]) <= ROW_END_MM:
+                    k.row_hold_end[e] = trace[-1]
+                    k.row_trace[e] = []
+
+    def _may_hold(self, k: Kyoku, e: int) -> bool:
+        """Edge ``e``'s row measured before its draw, and the draw (or a call's discard) is its
+        own to make: the hand holds, or will hold, a tile apart."""
+        if np.isnan(k.row_plain_end[e]):
+            return False
+        return k.drew[e] or k.after_call == e or _next_to_draw(k, e)
+
+    def _note_row_end(self, k: Kyoku, e: int) -> None:
+        """A still read of edge ``e``'s row measured from the pixels: its right end as the record
+        has the hand before a draw (the row a tsumogiri leaves), or holding its draw (the moving
+        frames from here on are the discard's lift)."""
+        end = float(self._rows_now.end[e])
+        if not k.started or np.isnan(end):
+            return
+        measured = int(self._rows_now.count(self._row_pitch(e))[e])
+        held = self.state.seats[self._seat(e)].hand_count + k.pending_count[e]
+        plain = held - 1 if held % 3 == 2 else held
+        if plain % 3 != 1:
+            return
+        if measured == plain and held == plain and not k.drew[e]:
+            k.row_plain_end[e] = end
+        elif measured == plain + 1 and (k.drew[e] or k.after_call == e or _next_to_draw(k, e)):
+            k.row_hold_end[e] = end
+            k.row_trace[e] = []
+
+    def _tsumogiri(self, k: Kyoku, e: int) -> bool:
+        """Was edge ``e``'s discard its drawn tile? The row's end measured over the lift says so
+        where it saw it (``_row_tsumogiri``); else the detector's first ``lift_votes`` looks
+        mid-discard, all at a row with no tile apart (no evidence is tedashi). Two such looks
+        outweigh one frame of a tile apart (an arm sweeping past the row's end)."""
+        first = k.lift_gap[e][: self.cfg.lift_votes]
+        looked_plain = len(first) == self.cfg.lift_votes and not any(first)
+        rows = self._row_tsumogiri(k, e)
+        if rows is None:
+            return looked_plain
+        tsumogiri, sure = rows
+        return tsumogiri or (looked_plain and not sure)
+
+    def _row_tsumogiri(self, k: Kyoku, e: int) -> tuple[bool, bool] | None:
+        """(tsumogiri, sure) as the row's end measured over the lift tells it; None where it
+        does not. Seen holding its draw the row ended at ``hold``; a tsumogiri leaves it ending
+        where it ended before the draw (``plain``: the drawn tile and its gap gone), a tedashi
+        leaves the drawn tile standing apart, the end right of that. The drawn tile seen apart
+        on two frames in a row is tedashi, whatever came before (an arm over the row's end
+        shows anything). Else the first frame off the held end that shows either decides
+        (one frame of a tile apart not surely), if it comes within ``EARLY_FRAMES``: the drawn
+        tile leaves at once in a tsumogiri, while a tedashi hand takes its drawn tile in only
+        once the discard has landed, ending then where a tsumogiri one does (an arm over the
+        row's end hides the lift in between)."""
+        hold, plain = k.row_hold_end[e], k.row_plain_end[e]
+        trace = np.array(k.row_trace[e])
+        if np.isnan(hold) or len(trace) < 2:
+            return None
+        pitch = self._row_pitch(e)
+        gap = hold - pitch - plain
+        if np.isnan(plain) or not 0 < gap < pitch:
+            plain, gap = hold - pitch - DRAWN_GAP_MM, DRAWN_GAP_MM
+        apart = (trace > plain + gap / 2) & (trace < hold - pitch / 2)  # (NaN: neither)
+        gone = np.abs(trace - plain) < gap / 2
+        if np.any(apart[1:] & apart[:-1] & (np.abs(np.diff(trace)) <= ROW_END_MM)):
+            return False, True
+        moved = np.nonzero(~(np.abs(trace - hold) <= ROW_END_MM))[0]
+        told = np.nonzero(apart | gone)[0]
+        if not len(told) or told[0] - moved[0] > EARLY_FRAMES:
+            return None
+        tsumogiri = bool(gone[told[0]])
+        return tsumogiri, tsumogiri
 
     def _look_at_hand(self, k: Kyoku, e: int, u: np.ndarray) -> bool:
         """One look at a hand's standing tiles (``u`` mm, still or mid-motion). Returns whether a
@@ -212,8 +314,7 @@ class HandReader:
             pitch = float(rows.length[e]) / 13
             if PITCH_RANGE[0] < pitch < PITCH_RANGE[1]:
                 self._row_pitches[e] = (self._row_pitches[e] + [pitch])[-9:]
-        pitch = float(np.median(self._row_pitches[e])) if self._row_pitches[e] else NOMINAL_PITCH_MM
-        measured = int(rows.count(pitch)[e])
+        measured = int(rows.count(self._row_pitch(e))[e])
         if measured < 1:
             return det
         whole = not det.holes and count >= 1  # (a lone tile too: a hand after four melds)
@@ -227,6 +328,10 @@ class HandReader:
         if abs(measured - expected) > 1 + (expected % 3 == 2):  # (in turn: the drawn tile in the fingers)
             return det
         return RowEvidence(measured, bool(rows.apart[e]), 0, 1.0)
+
+    def _row_pitch(self, e: int) -> float:
+        """mm a standing tile along edge ``e``'s measured row (calibrated at deals)."""
+        return float(np.median(self._row_pitches[e])) if self._row_pitches[e] else NOMINAL_PITCH_MM
 
     def _start_on_first_draw(self, k: Kyoku, rows: dict[int, RowEvidence], out: list) -> None:
         """A fresh deal whose first draw is seen: one hand of 14 with its drawn tile apart, three
@@ -277,6 +382,7 @@ class HandReader:
             standing = standing_row(hand)
             apart = self._look_at_hand(k, e, standing.u)
             rows[e] = self._row_evidence(k, e, standing, apart)
+            self._note_row_end(k, e)
         if not k.started:
             if not opened and len(rows) == 4:
                 self._start_on_first_draw(k, rows, out)

@@ -183,11 +183,8 @@ class RiverReader:
             k.reach_pending = e
             out.append(lambda seat: ev.Reach(actor=seat(e)))
         slot = ev.RiverPlacement(row=row, col=col, sideways=sideways)
-        # tsumogiri: while the tile was in the air the hand showed no tile set apart any more.
-        # Only the first looks after the lift count: once the tile has landed, a tedashi hand
-        # takes its drawn tile in and looks like a tsumogiri one
-        first = k.lift_gap[e][: self.cfg.lift_votes]
-        tsumogiri = len(first) == self.cfg.lift_votes and not any(first)
+        # tsumogiri: the hand as watched while the tile was in the air (read_hands._tsumogiri)
+        tsumogiri = self._tsumogiri(k, e)
         disarm(k, e)
         out.append(
             lambda seat, c=code, s=slot, g=tsumogiri: ev.Dahai(actor=seat(e), pai=c, tsumogiri=g, slot=s)

@@ -55,6 +55,14 @@ class HandRows:
         return self.right - self.left
 
     @property
+    def end(self) -> np.ndarray:
+        """(4,) mm: where the row ends at the right, a tile apart included (NaN: not measured).
+        While a discard is in the air this tells tsumogiri (the row ends where it ended before
+        the draw) from tedashi (the drawn tile still stands apart, right of that)."""
+        end = np.where(np.isnan(self.drawn_right), self.right, self.drawn_right)
+        return np.where(self.clipped, np.nan, end)
+
+    @property
     def apart(self) -> np.ndarray:
         """(4,) bool: a drawn tile stands apart at the row's right."""
         return ~np.isnan(self.drawn_left)

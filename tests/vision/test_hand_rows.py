@@ -74,3 +74,21 @@ def test_runs_bridge_short_gaps_and_drop_short_runs():
     on = np.array([1, 1, 1, 0, 1, 1, 0, 0, 0, 0, 1, 1, 1, 1, 0, 0, 1], bool)
     assert _runs(on, max_gap=1, min_run=3).tolist() == [[0, 6], [10, 14]]
     assert _runs(np.zeros(5, bool), 1, 1).shape == (0, 2)
+
+
+def test_the_row_end_counts_a_tile_apart_and_is_unknown_where_clipped():
+    nan = np.nan
+    rows = HandRows(
+        left=np.array([-250.0, -250.0, nan, -400.0]),
+        right=np.array([90.0, 90.0, nan, 50.0]),
+        drawn_left=np.array([nan, 99.0, nan, nan]),
+        drawn_right=np.array([nan, 125.0, nan, nan]),
+        clipped=np.array([False, False, True, True]),
+    )
+    end = rows.end
+    assert end[:2].tolist() == [90.0, 125.0]
+    assert np.isnan(end[2:]).all()
+    # measured on an image: the drawn tile's right end
+    meter = HandRowMeter(CAL)
+    got = meter.measure(_table({0: (13, False), 1: (13, True)})).end
+    assert np.allclose(got[:2], [LEFT + 13 * W, LEFT + 14 * W + GAP], atol=4.0)

@@ -1,0 +1,127 @@
+"""Tsumogiri from the standing row's right end measured from the pixels (``tracker.read_hands``
+``_trace_row_ends`` / ``_row_tsumogiri``): scripted still reads as in test_read_hands, scripted
+row measures on the moving frames between them."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from datasets.scene import table_layout as tl
+from tests.tracker.test_read_hands import _measured
+from tests.tracker.test_tracker_events import _hand, _rows, _started
+from tracker.zones import RIVER
+from vision.hand_rows import NOMINAL_PITCH_MM, HandRows
+
+FIRST = (0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "1m", False)
+SECOND = (1, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "9s", False)
+PLAIN = -250.0 + 13 * NOMINAL_PITCH_MM  # edge 1's row end before its draw (as _measured has it)
+HOLD = PLAIN + 9 + NOMINAL_PITCH_MM  # ... holding its drawn tile apart
+APART = HOLD - NOMINAL_PITCH_MM  # a tedashi's lift: 12 in the row, the drawn tile still apart
+ARM = HOLD + 45  # an arm over the row's end
+IMAGE = np.zeros((4, 4, 3), np.uint8)
+
+
+class _Meter:
+    """Stands in for ``vision.hand_rows.HandRowMeter``: edge 1's row ends, one a frame."""
+
+    def __init__(self, ends: list[float]) -> None:
+        self.ends = list(ends)
+
+    def measure(self, image: np.ndarray) -> HandRows:
+        end = self.ends.pop(0)
+        rows = _measured({0: 13, 2: 13, 3: 13})
+        rows.left[1], rows.right[1] = -250.0, end
+        return rows
+
+
+def _discard_after(lift: list[float], hold_still: bool = True, looks: list | None = None):
+    """Seat 1 draws (seen holding it on still reads unless ``hold_still`` is False), its row end
+    is measured on the moving frames ``lift``, its discard lands. Returns (kyoku, dahai)."""
+    s = _started()
+    k = s.tracker.kyoku
+    s.tracker._rows_now = _measured({0: 13, 1: 13, 2: 13, 3: 13})
+    s.read(_rows([FIRST], {}), 10)  # edge 1's row before its draw
+    assert abs(k.row_plain_end[1] - PLAIN) < 1e-6
+    if hold_still:
+        s.tracker._rows_now = _measured({0: 13, 1: 13, 2: 13, 3: 13}, apart=(1,))
+        for f in (20, 21):
+            s.read(_rows([FIRST], {1: _hand(1, 13, drawn=True)}), f)
+        assert abs(k.row_hold_end[1] - HOLD) < 1e-6
+    s.tracker.rows = _Meter(lift)
+    for _ in lift:
+        s.tracker._trace_row_ends(k, IMAGE)
+    for u in looks or []:  # the detector's looks at the hand mid-discard
+        s.tracker._look_at_hand(k, 1, np.asarray(u, np.float32))
+    s.tracker._rows_now = _measured({0: 13, 1: 13, 2: 13, 3: 13})
+    s.read(_rows([FIRST, SECOND], {}), 30)
+    s.read(_rows([FIRST, SECOND], {}), 31)
+    dahai = [e for e in s.events if e.type == "dahai"][-1]
+    assert (dahai.actor, dahai.pai) == (1, "9s")
+    return k, dahai
+
+
+def test_the_row_ending_where_it_ended_before_the_draw_is_tsumogiri():
+    # the arm reaches past the drawn tile, the tile is gone, the arm sweeps back over the end
+    _, dahai = _discard_after([ARM, ARM + 10, PLAIN, ARM, ARM - 20, PLAIN, PLAIN])
+    assert dahai.tsumogiri is True
+
+
+def test_the_drawn_tile_left_standing_is_tedashi_whatever_the_detector_looked():
+    # two frames of the drawn tile apart (the row a tile shorter), then the arm, then the hand
+    # takes its drawn tile in and ends where a tsumogiri one would: tedashi
+    detector_says_tsumogiri = [np.array([r[2] for r in _hand(1, 13)])] * 2
+    k, dahai = _discard_after([HOLD, ARM, APART, APART + 1, ARM, PLAIN, PLAIN], looks=detector_says_tsumogiri)
+    assert dahai.tsumogiri is False
+    assert np.isnan(k.row_hold_end[1]) and k.row_trace[1] == []  # the turn is over
+
+
+def test_the_first_frame_that_tells_decides_when_the_arm_hides_the_rest():
+    _, dahai = _discard_after([ARM, APART, ARM, ARM, PLAIN, PLAIN])  # one frame apart first
+    assert dahai.tsumogiri is False
+    _, dahai = _discard_after([ARM, PLAIN + 2, ARM, APART - 3, ARM, PLAIN])  # the end gone first
+    assert dahai.tsumogiri is True
+
+
+def test_a_plain_end_seen_only_late_is_the_hand_after_the_discard_landed():
+    # the arm hides the row's end for the whole carry; the end seen after it says nothing
+    _, dahai = _discard_after([ARM] * 8 + [PLAIN, PLAIN])
+    assert dahai.tsumogiri is False
+    tsumogiri_looks = [np.array([r[2] for r in _hand(1, 13)])] * 2
+    _, dahai = _discard_after([ARM] * 8 + [PLAIN, PLAIN], looks=tsumogiri_looks)
+    assert dahai.tsumogiri is True
+
+
+def test_two_detector_looks_at_an_unbroken_row_outweigh_one_frame_of_a_tile_apart():
+    tsumogiri_looks = [np.array([r[2] for r in _hand(1, 13)])] * 2
+    _, dahai = _discard_after([ARM, APART, ARM, PLAIN, PLAIN], looks=tsumogiri_looks)
+    assert dahai.tsumogiri is True
+    # ... but not two frames of it
+    _, dahai = _discard_after([ARM, APART, APART, ARM, PLAIN], looks=tsumogiri_looks)
+    assert dahai.tsumogiri is False
+
+
+def test_no_row_end_seen_leaves_the_detector_looks_to_decide():
+    k, dahai = _discard_after([ARM, ARM, float("nan"), ARM])
+    assert dahai.tsumogiri is False  # no evidence: tedashi, as before
+    tsumogiri_looks = [np.array([r[2] for r in _hand(1, 13)])] * 2
+    _, dahai = _discard_after([ARM, ARM, float("nan"), ARM], looks=tsumogiri_looks)
+    assert dahai.tsumogiri is True
+
+
+def test_a_quick_player_is_seen_holding_its_draw_on_moving_frames():
+    # no still read between the draw and the discard: the row a tile and a gap longer on two
+    # moving frames is the hold; the lift after it is read as before
+    _, dahai = _discard_after([PLAIN, HOLD, HOLD + 1, ARM, PLAIN, ARM, PLAIN], hold_still=False)
+    assert dahai.tsumogiri is True
+    _, dahai = _discard_after([HOLD, ARM, PLAIN, PLAIN], hold_still=False)  # one frame: no hold
+    assert dahai.tsumogiri is False
+
+
+def test_a_row_a_tile_long_out_of_its_turn_is_no_hold():
+    # a measure one tile over the record at a seat that neither drew nor is to draw (a meld
+    # beside the row, 大相公): no lift is watched there
+    s = _started()
+    k = s.tracker.kyoku
+    s.tracker._rows_now = _measured({0: 13, 1: 13, 2: 14, 3: 13})
+    s.read(_rows([FIRST], {}), 10)
+    assert np.isnan(k.row_hold_end[2]) and np.isnan(k.row_plain_end[2])
