@@ -109,7 +109,9 @@ class MeldReader:
         group = base[0].group
         pon = [m.code for m in k.melds[e] if m.group == group]
         k.melds[e].append(MeldTile(u, float(new.v[0]), code, True, True, group))
-        consumed = (pon + ["?"] * 3)[:3]
+        # the pon's tiles are the added one's kind: ones it left unread are that kind too
+        consumed = [tiles.deaka(code) if c == tiles.UNKNOWN and code != tiles.UNKNOWN else c for c in pon]
+        consumed = (consumed + [tiles.UNKNOWN] * 3)[:3]
         self._own_draw(k, e, out)
         out.append(lambda seat: ev.Kakan(actor=seat(e), pai=code, consumed=consumed))
         k.last_kakan = (e, code, self._frame)  # robbable (chankan) until play passes on

@@ -138,9 +138,9 @@ def _call_from_left(discard: str) -> _Script:
     return s
 
 
-def _lay_meld(s: _Script, laid: list[tuple]) -> None:
-    """Two still reads of edge 0's new meld tiles: (u, v, code, sideways, confidence) rows."""
-    for frame in (4, 5):
+def _lay_meld(s: _Script, laid: list[tuple], frames: tuple[int, int] = (4, 5)) -> None:
+    """Two still reads of edge 0's meld tiles: (u, v, code, sideways, confidence) rows."""
+    for frame in frames:
         view = _view(_table() + [(0, MELD, *row[:4]) for row in laid])
         sure = np.concatenate([np.ones(len(view) - len(laid)), [row[4] for row in laid]])
         factories = s.tracker._observe(replace(view, confidence=sure.astype(np.float32)), frame, frame / 30)
@@ -207,6 +207,20 @@ def test_unread_number_tiles_are_filled_only_when_another_read_makes_it_a_pon():
         [(306.0, 394.0, "6p", True, 0.9), (339.0, 381.0, "1s", False, 0.2), (367.0, 387.0, "2s", False, 0.2)],
     )
     assert _last_call(s).consumed == ["?", "?"]  # a pon, or a chi 4-5-6, 5-6-7, 6-7-8: unknown
+
+
+def test_a_kakan_names_the_pon_tiles_it_left_unread_by_the_added_tile():
+    s = _call_from_left("6p")
+    pon = [
+        (306.0, 394.0, "6p", True, 0.9),
+        (339.0, 381.0, "1s", False, 0.2),
+        (367.0, 387.0, "2s", False, 0.2),
+    ]
+    _lay_meld(s, pon)
+    assert _last_call(s).consumed == ["?", "?"]
+    _lay_meld(s, pon + [(306.0, 394.0 - 26, "6p", True, 0.9)], frames=(10, 11))
+    kakan = [e for e in s.events if e.type == "kakan"]
+    assert [(e.actor, e.pai, e.consumed) for e in kakan] == [(1, "6p", ["6p", "6p", "6p"])]
 
 
 def test_a_failing_rules_checker_costs_no_event():
