@@ -117,6 +117,8 @@ class HandReader:
         if measured == plain and held == plain and not k.drew[e]:
             k.row_plain_end[e] = end
         elif measured == plain + 1 and (k.drew[e] or k.after_call == e or _next_to_draw(k, e)):
+            if k.cand_river[e]:
+                return  # its discard seen landing, to be confirmed: the lift is over, keep its trace
             k.row_hold_end[e] = end
             k.row_trace[e] = []
 
@@ -420,8 +422,10 @@ class HandReader:
         replacement draw never came), on the last discard (ron), or on its own draw (tsumo,
         rinshan kaihou after its own kan included)."""
         k.winners.add(e)
-        # a drawn tile seen in the winner's hand (set apart, or its draw read) makes it tsumo
-        drew = k.drew[e] or k.armed[e] is not None
+        # a drawn tile seen in the winner's hand (its draw read, or a tile set apart in the hand
+        # of the seat whose turn it is to draw) makes it tsumo; a gap in another seat's short
+        # hand is the detector's, not a draw
+        drew = k.drew[e] or (k.armed[e] is not None and (_next_to_draw(k, e) or k.after_call == e))
         if k.last_kakan is not None and k.last_kakan[0] != e and not drew:
             src, pai, frame = k.last_kakan
             if k.ron_on is None:  # (a second winner on the same kakan: retracted once)

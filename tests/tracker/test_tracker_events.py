@@ -534,6 +534,21 @@ def test_a_second_hand_laid_open_on_the_same_discard_is_a_double_ron():
     assert [(e.actor, e.target, e.pai) for e in hora] == [(2, 1, "9s"), (3, 1, "9s")]
 
 
+def test_a_gap_seen_in_a_waiting_hand_does_not_make_its_ron_a_tsumo():
+    # seat 1 discards 9s; seat 3's hand, not in turn to draw, showed a tile apart on a still read
+    # (a detector's gap), then laid its hand open on the 9s: a ron on seat 1, not a tsumo
+    s = _started()
+    first = (0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "1m", False)
+    nine = (1, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "9s", False)
+    s.read(_rows([first, nine], {}), 10)
+    s.read(_rows([first, nine], {}), 11)
+    s.read(_rows([first, nine], {3: _hand(3, 12, drawn=True)}), 15)
+    assert s.tracker.kyoku.armed[3] is not None
+    s.read(_rows([first, nine], {3: _open_hand(3, "111m456p789s55z999s")}), 20)
+    hora = [e for e in s.events if e.type == "hora"]
+    assert [(e.actor, e.target, e.pai) for e in hora] == [(3, 1, "9s")]
+
+
 def _sticks(*edges: int):
     from vision.sticks import StickReadings
 
