@@ -11,6 +11,7 @@ import numpy as np
 from tracker import events as ev
 from tracker.kyoku import EventFactory, Kyoku, at_frame
 from tracker.readings import drawn_apart, pick_code, row_holes, standing_row
+from tracker.results import judge_result
 from tracker.zones import HAND, TableView, assign
 from vision.hand_rows import NOMINAL_PITCH_MM, PITCH_RANGE
 
@@ -23,6 +24,7 @@ HOLD_GAP_MM = (3.0, 15.0)
 # moving frames after the row's end leaves where it held within which the end seen tells the lift
 # (a discard's carry at 30 frames a second, the quickest play); later it is the hand after the discard
 EARLY_FRAMES = 6
+REACH_MM = 30.0  # the row's end seen this far past its held end as the arm comes: the drawn tile reached for
 
 
 class RowEvidence(NamedTuple):
@@ -144,8 +146,9 @@ class HandReader:
         shows anything). Else the first frame off the held end that shows either decides
         (one frame of a tile apart not surely), if it comes within ``EARLY_FRAMES``: the drawn
         tile leaves at once in a tsumogiri, while a tedashi hand takes its drawn tile in only
-        once the discard has landed, ending then where a tsumogiri one does (an arm over the
-        row's end hides the lift in between)."""
+        once the discard has landed, ending then where a tsumogiri one does. Where an arm hid
+        the lift, where the reach went says it, not surely: a hand reaching for the drawn tile
+        at the row's end covers well past it (``REACH_MM``), one reaching into the row little."""
         hold, plain = k.row_hold_end[e], k.row_plain_end[e]
         trace = np.array(k.row_trace[e])
         if np.isnan(hold) or len(trace) < 2:
@@ -160,10 +163,13 @@ class HandReader:
             return False, True
         moved = np.nonzero(~(np.abs(trace - hold) <= ROW_END_MM))[0]
         told = np.nonzero(apart | gone)[0]
-        if not len(told) or told[0] - moved[0] > EARLY_FRAMES:
+        if len(told) and told[0] - moved[0] <= EARLY_FRAMES:
+            tsumogiri = bool(gone[told[0]])
+            return tsumogiri, tsumogiri
+        reach = trace[moved[0] : moved[0] + 2] if len(moved) else trace[:0]
+        if not np.any(~np.isnan(reach)):
             return None
-        tsumogiri = bool(gone[told[0]])
-        return tsumogiri, tsumogiri
+        return bool(np.nanmax(reach) - hold > REACH_MM), False
 
     def _look_at_hand(self, k: Kyoku, e: int, u: np.ndarray) -> bool:
         """One look at a hand's standing tiles (``u`` mm, still or mid-motion). Returns whether a
@@ -394,28 +400,27 @@ class HandReader:
         if not opened or not k.started:
             return
         k.ended = True
-        # a winning hand laid open holds 14 tiles counting each meld as 3 (the ron tile included);
-        # a tenpai hand shown at a draw holds 13
         groups = [len({m.group for m in k.melds[e]}) for e in range(4)]
-        winners = {e: c for e, c in opened.items() if (len(c) + 3 * groups[e]) % 3 == 2}
-        if not winners:
+        discards = sum(len(river) for river in k.rivers)
+        result = judge_result(opened, groups, self.state.live_wall, self._wall_backs, discards)
+        if result.kind == "ryukyoku":
             hands: list = [None] * 4
             for e, codes in opened.items():
                 hands[e] = codes
 
-            def draw(seat, hands=hands):
+            def draw(seat, hands=hands, reason=result.reason):
                 by_seat: list = [None] * 4
                 for edge, codes in enumerate(hands):
                     if codes is not None:
                         by_seat[seat(edge)] = codes
-                return ev.Ryukyoku(reason="exhaustive", hands=by_seat)
+                return ev.Ryukyoku(reason=reason, hands=by_seat)
 
             out.append(draw)
             k.result = "ryukyoku"
             return
         k.result = "hora"
-        for e, codes in winners.items():
-            self._win(k, e, codes, out)
+        for e in result.winners:
+            self._win(k, e, opened[e], out)
 
     def _win(self, k: Kyoku, e: int, codes: list[str], out: list) -> None:
         """Edge ``e`` won with ``codes`` laid open: on another's kakan (chankan: the kan's

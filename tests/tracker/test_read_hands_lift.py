@@ -34,9 +34,12 @@ class _Meter:
         return rows
 
 
-def _discard_after(lift: list[float], hold_still: bool = True, looks: list | None = None):
+def _discard_after(
+    lift: list[float], hold_still: bool = True, looks: list | None = None, after: HandRows | None = None
+):
     """Seat 1 draws (seen holding it on still reads unless ``hold_still`` is False), its row end
-    is measured on the moving frames ``lift``, its discard lands. Returns (kyoku, dahai)."""
+    is measured on the moving frames ``lift``, its discard lands (its row measured ``after``, as
+    before the draw by default). Returns (kyoku, dahai)."""
     s = _started()
     k = s.tracker.kyoku
     s.tracker._rows_now = _measured({0: 13, 1: 13, 2: 13, 3: 13})
@@ -52,7 +55,7 @@ def _discard_after(lift: list[float], hold_still: bool = True, looks: list | Non
         s.tracker._trace_row_ends(k, IMAGE)
     for u in looks or []:  # the detector's looks at the hand mid-discard
         s.tracker._look_at_hand(k, 1, np.asarray(u, np.float32))
-    s.tracker._rows_now = _measured({0: 13, 1: 13, 2: 13, 3: 13})
+    s.tracker._rows_now = after or _measured({0: 13, 1: 13, 2: 13, 3: 13})
     s.read(_rows([FIRST, SECOND], {}), 30)
     s.read(_rows([FIRST, SECOND], {}), 31)
     dahai = [e for e in s.events if e.type == "dahai"][-1]
@@ -82,12 +85,18 @@ def test_the_first_frame_that_tells_decides_when_the_arm_hides_the_rest():
     assert dahai.tsumogiri is True
 
 
-def test_a_plain_end_seen_only_late_is_the_hand_after_the_discard_landed():
-    # the arm hides the row's end for the whole carry; the end seen after it says nothing
+def test_a_plain_end_seen_only_late_leaves_it_to_where_the_reach_went():
+    # the arm hides the row's end for the whole carry; the end seen after it is the hand after
+    # the discard landed. The arm's first frames: far past the held end (the drawn tile reached
+    # for) is tsumogiri, just past it (a tile taken from inside the row) tedashi
     _, dahai = _discard_after([ARM] * 8 + [PLAIN, PLAIN])
+    assert dahai.tsumogiri is True
+    near = [HOLD + 10, HOLD + 15] + [ARM] * 6 + [PLAIN, PLAIN]
+    _, dahai = _discard_after(near)
     assert dahai.tsumogiri is False
+    # two looks of the detector at an unbroken row outweigh it
     tsumogiri_looks = [np.array([r[2] for r in _hand(1, 13)])] * 2
-    _, dahai = _discard_after([ARM] * 8 + [PLAIN, PLAIN], looks=tsumogiri_looks)
+    _, dahai = _discard_after(near, looks=tsumogiri_looks)
     assert dahai.tsumogiri is True
 
 
@@ -101,10 +110,11 @@ def test_two_detector_looks_at_an_unbroken_row_outweigh_one_frame_of_a_tile_apar
 
 
 def test_no_row_end_seen_leaves_the_detector_looks_to_decide():
-    k, dahai = _discard_after([ARM, ARM, float("nan"), ARM])
+    nothing = [float("nan")] * 4
+    k, dahai = _discard_after(nothing)
     assert dahai.tsumogiri is False  # no evidence: tedashi, as before
     tsumogiri_looks = [np.array([r[2] for r in _hand(1, 13)])] * 2
-    _, dahai = _discard_after([ARM, ARM, float("nan"), ARM], looks=tsumogiri_looks)
+    _, dahai = _discard_after(nothing, looks=tsumogiri_looks)
     assert dahai.tsumogiri is True
 
 
@@ -125,3 +135,11 @@ def test_a_row_a_tile_long_out_of_its_turn_is_no_hold():
     s.tracker._rows_now = _measured({0: 13, 1: 13, 2: 14, 3: 13})
     s.read(_rows([FIRST], {}), 10)
     assert np.isnan(k.row_hold_end[2]) and np.isnan(k.row_plain_end[2])
+
+
+def test_a_row_measured_a_tile_long_as_its_discard_lands_keeps_the_lift_seen():
+    # the still read that first sees the discard in the river measures the row a tile long (an
+    # arm beside it, a stray bar): not a new hold wiping the lift's frames
+    long_row = _measured({0: 13, 1: 13, 2: 13, 3: 13}, apart=(1,))
+    _, dahai = _discard_after([ARM, PLAIN, ARM, PLAIN], after=long_row)
+    assert dahai.tsumogiri is True
