@@ -1,0 +1,56 @@
+"""How a kyoku ended, judged from the hands laid open: who won, or a draw.
+
+A hand's tile count alone (14 counting each meld as 3 for a winner, 13 for a tenpai hand shown at
+a draw) is one misread tile away from the wrong answer, so the wall says first: hands opened
+while the wall still holds tiles are a win (one winner, or two on one discard), unless three or
+more open (four riichi, three rons: abortive draws) or one shows nine kinds of terminals and
+honours on the first go-around (kyuushu kyuuhai). Only at an empty wall, where a draw is the
+rule and a win on the last tile the exception, does the count decide.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tracker import tiles
+
+# the wall is empty when the record has this few live tiles left, or the camera sees this few
+# backs (the dead wall's top row of 7 stacks, less its flipped indicators)
+EMPTY_LIVE_WALL = 4
+EMPTY_WALL_BACKS = 7
+FIRST_GO_AROUND = 4  # discards in the kyoku up to which a kyuushu kyuuhai can be shown
+_TERMINALS_HONOURS = {c for c in tiles.KINDS34 if tiles.is_honor(c) or tiles.number(c) in (1, 9)}
+
+
+@dataclass(frozen=True)
+class Result:
+    kind: str  # "hora" or "ryukyoku"
+    winners: tuple[int, ...] = ()
+    reason: str = "exhaustive"  # a draw's: exhaustive, or the abortive draw's tenhou name
+
+
+def nine_kinds(codes: list[str]) -> bool:
+    """Nine or more kinds of terminals and honours: a hand that may end the kyoku at its first draw."""
+    return len({tiles.deaka(c) for c in codes if c != tiles.UNKNOWN} & _TERMINALS_HONOURS) >= 9
+
+
+def judge_result(
+    opened: dict[int, list[str]], melds: list[int], live_wall: int, wall_backs: int, discards: int
+) -> Result:
+    """``opened``: per edge, the face-up codes of each hand laid open; ``melds``: melds per edge;
+    ``live_wall``: live tiles left in the record; ``wall_backs``: wall backs seen now;
+    ``discards``: discards in the kyoku so far."""
+    by_count = {e: c for e, c in opened.items() if (len(c) + 3 * melds[e]) % 3 == 2}
+    empty = live_wall <= EMPTY_LIVE_WALL or wall_backs <= EMPTY_WALL_BACKS
+    if empty:
+        # two or more hands shown at the last tile: tenpai hands at a draw
+        if len(opened) == 1 and by_count:
+            return Result("hora", tuple(by_count))
+        return Result("ryukyoku")
+    if discards <= FIRST_GO_AROUND and len(opened) == 1:
+        (codes,) = opened.values()
+        if nine_kinds(codes) and not any(melds):
+            return Result("ryukyoku", reason="九種九牌")
+    if len(opened) >= 3:  # four riichi hands shown, or three rons on one discard
+        return Result("ryukyoku", reason="四家立直" if len(opened) == 4 else "三家和了")
+    return Result("hora", tuple(sorted(opened)))  # one winner, or two on one discard
