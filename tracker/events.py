@@ -275,9 +275,9 @@ def parse_event(data: dict[str, Any]) -> Any:
 
 def apply_retractions(events: list) -> list:
     """The record with every ``retract`` applied: retracted events dropped, corrected tiles set
-    (the ``retract`` events themselves left out). A retraction names the latest event before it
-    of that type, frame and actor (a kan's replacement draw shares its frame with the draw before
-    the kan)."""
+    (``pai``; a start_kyoku's or dora's ``dora_marker``), the ``retract`` events themselves left
+    out. A retraction names the latest event before it of that type, frame and actor (a kan's
+    replacement draw shares its frame with the draw before the kan)."""
     drop: set[int] = set()
     fix: dict[int, str] = {}
     for i, e in enumerate(events):
@@ -299,5 +299,7 @@ def apply_retractions(events: list) -> list:
             continue
         if j in fix and hasattr(e, "pai"):
             e = e.model_copy(update={"pai": fix[j]})
+        elif j in fix and hasattr(e, "dora_marker"):  # start_kyoku / dora: the indicator reread
+            e = e.model_copy(update={"dora_marker": fix[j]})
         out.append(e)
     return out

@@ -39,19 +39,37 @@ class MeldTile:
 
 
 @dataclass
+class DoraPlace:
+    """A place in a wall where a face-up tile was seen: a dora indicator once seen so on
+    consecutive reads (a wall tile misread face up once is not one)."""
+
+    edge: int
+    u: float
+    votes: Counter  # code -> the detector's confidence, summed over the reads
+    run: int = 0  # reads in a row that saw it face up (a back seen there ends the run)
+    indicator: bool = False  # confirmed: an indicator stays one
+    barred: bool = False  # seen face up beside the first indicator before the first discard: no
+    # indicator until a back is seen there (a tile the detector keeps reading face up)
+    said: str | None = None  # the code the record gave it
+    event: str | None = None  # the event that named it: "start_kyoku" or "dora"
+    frame: int = -1  # that event's frame (a correction names it)
+
+
+@dataclass
 class Kyoku:
     frame: int
     t: float
     dora: list[str]
     rivers: list[list[Slot]] = field(default_factory=lambda: [[] for _ in range(4)])
     melds: list[list[MeldTile]] = field(default_factory=lambda: [[] for _ in range(4)])
-    dora_u: list[tuple[int, float]] = field(default_factory=list)  # (edge, u) of face-up wall tiles
+    dora_places: list[DoraPlace] = field(default_factory=list)  # face-up tiles seen in the walls
     started: bool = False  # start_kyoku emitted (needs the dealer: the first discard)
     round: tuple[int, int, int, int] | None = None  # wind, number, honba, riichi sticks
     kans: int = 0  # kans read this kyoku
     cleared: int = 0  # whole-table reads in a row that show a fresh deal
-    doras: int = 0  # new indicators emitted (one per kan at most)
-    dora_waiting: list[tuple[str, int]] = field(default_factory=list)  # (code, frame): its kan not read yet
+    doras: int = 0  # new indicators emitted for a kan read (not one let go for a kan never read)
+    # (place, frame confirmed) of new indicators whose kan is not read yet
+    dora_waiting: list[tuple[DoraPlace, int]] = field(default_factory=list)
     result: str | None = None  # "hora" / "ryukyoku" once seen
     last_kakan: tuple[int, str, int] | None = None  # (edge, tile, frame) of a kakan not yet passed
     ron_on: tuple[int, str] | None = None  # (edge, tile) a ron was won on: another may win it too

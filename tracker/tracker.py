@@ -74,6 +74,8 @@ class TrackerConfig(BaseModel):
     cleared_reads: int = 3  # a fresh deal seen this many reads in a row ends a kyoku with no result
     vanished_frames: int = 60  # a river tile seen once and gone may be a call's this long after
     dora_wait_frames: int = 90  # a new indicator waits at most this long for its kan to be read
+    dora_reads: int = 2  # reads in a row that must see a wall tile face up: an indicator
+    dora_reread: float = 1.5  # confidence summed over reads that corrects an indicator's face
     place_mm: float = 8.0  # a standing tile this near a remembered place stands there
     stick_reads: int = 2  # still reads in a row that must see a new riichi stick
     orientation_reads: int = 3  # reads that must all see a river tile upright before it is said to be
@@ -263,7 +265,7 @@ class TableTracker(RiverReader, MeldReader, HandReader, DoraReader):
                     out.append(lambda seat: ev.EndKyoku())
                     self._close_round(k)
                 self.kyoku = Kyoku(frame=frame, t=t, dora=[])
-                self._read_dora(view, self.kyoku, initial=True)
+                self._read_dora(view, self.kyoku)
             elif k is not None and k.ended and k.started and backs < 10:
                 out.append(lambda seat: ev.EndKyoku())
                 self._close_round(k)

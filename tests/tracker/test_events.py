@@ -151,3 +151,18 @@ def test_a_retraction_names_the_latest_matching_event_before_it():
     fixed = ev.apply_retractions(events)
     assert [e.type for e in fixed] == ["tsumo", "kakan", "tsumo"]
     assert fixed[0] is events[0] and fixed[1] is events[1] and fixed[2] is events[4]
+
+
+def test_a_retraction_with_a_tile_corrects_a_dora_indicator():
+    start = ev.StartKyoku(
+        bakaze="E", dora_marker="4p", kyoku=1, honba=0, kyotaku=0, oya=0,
+        scores=[25000] * 4, tehais=[["?"] * 13] * 4, frame=10,
+    )  # fmt: skip
+    events = [
+        start,
+        ev.Dora(dora_marker="?", frame=90),
+        ev.Retract(target_type="start_kyoku", target_frame=10, pai="8s", frame=200),
+        ev.Retract(target_type="dora", target_frame=90, pai="N", frame=210),
+    ]
+    fixed = ev.apply_retractions(events)
+    assert [(e.type, e.dora_marker) for e in fixed] == [("start_kyoku", "8s"), ("dora", "N")]
