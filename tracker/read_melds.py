@@ -195,8 +195,8 @@ class MeldReader:
         called_twice = pai != "?" and sum(tiles.deaka(c) == tiles.deaka(pai) for c in codes) >= 2
         if len(codes) == 4:
             kind_cls = ev.Daiminkan
-        elif len(kinds) <= 1 or called_twice:
-            kind_cls = ev.Pon
+        elif len(kinds) <= 1 or called_twice or any(tiles.is_honor(c) for c in kinds):
+            kind_cls = ev.Pon  # (honours make no runs: a call holding one is a pon, read wrong or laid wrong)
         else:
             kind_cls = ev.Chi
         laid = ev.MeldPlacement(tiles=laid_codes, sideways=side, face_down=down) if laid_known else None

@@ -173,6 +173,17 @@ def test_a_chi_boxed_twice_while_laid_is_read_as_its_three_tiles():
     assert chi.laid.tiles == ["6p", "4p", "5p"] and chi.laid.sideways == [0]
 
 
+def test_a_call_holding_an_honour_is_a_pon_however_its_tiles_read():
+    # the river read the discard E, the meld's tiles F and an unsure one: not a run (honours make
+    # none) but a pon whose tiles disagree
+    s = _call_from_left("E")
+    _lay_meld(
+        s, [(306.0, 394.0, "E", True, 0.9), (339.0, 381.0, "F", False, 0.9), (367.0, 387.0, "1m", False, 0.1)]
+    )
+    pon = _last_call(s)
+    assert (pon.type, pon.pai, pon.consumed) == ("pon", "E", ["F", "?"])
+
+
 def test_an_unsure_read_that_makes_no_set_stays_unknown():
     s = _call_from_left("6p")
     _lay_meld(
