@@ -107,7 +107,9 @@ class HandReader:
     def _note_row_end(self, k: Kyoku, e: int) -> None:
         """A still read of edge ``e``'s row measured from the pixels: its right end as the record
         has the hand before a draw (the row a tsumogiri leaves), or holding its draw (the moving
-        frames from here on are the discard's lift)."""
+        frames from here on are the discard's lift). A seat out of its turn holds no draw, so
+        its row's end is the plain one even where the measure miscounts it (a far camera's
+        short row after calls); in its turn, a row a tile and a gap longer than that holds one."""
         end = float(self._rows_now.end[e])
         if not k.started or np.isnan(end):
             return
@@ -116,9 +118,16 @@ class HandReader:
         plain = held - 1 if held % 3 == 2 else held
         if plain % 3 != 1:
             return
+        in_turn = k.drew[e] or k.after_call == e or _next_to_draw(k, e)
+        if not in_turn and held == plain:
+            k.row_plain_end[e] = end
+            return
         if measured == plain and held == plain and not k.drew[e]:
             k.row_plain_end[e] = end
-        elif measured == plain + 1 and (k.drew[e] or k.after_call == e or _next_to_draw(k, e)):
+            return
+        over = end - k.row_plain_end[e] - self._row_pitch(e)  # (NaN: no plain end yet)
+        longer = HOLD_GAP_MM[0] < over < HOLD_GAP_MM[1]
+        if in_turn and (measured == plain + 1 or longer):
             if k.cand_river[e]:
                 return  # its discard seen landing, to be confirmed: the lift is over, keep its trace
             k.row_hold_end[e] = end

@@ -127,14 +127,29 @@ def test_a_quick_player_is_seen_holding_its_draw_on_moving_frames():
     assert dahai.tsumogiri is False
 
 
-def test_a_row_a_tile_long_out_of_its_turn_is_no_hold():
-    # a measure one tile over the record at a seat that neither drew nor is to draw (a meld
-    # beside the row, 大相公): no lift is watched there
+def test_a_row_out_of_its_turn_is_plain_whatever_its_measured_count():
+    # a measure one tile over the record at a seat that neither drew nor is to draw (a far
+    # camera's short row, a meld beside it): no hold, and its end is where a tsumogiri leaves it
     s = _started()
     k = s.tracker.kyoku
     s.tracker._rows_now = _measured({0: 13, 1: 13, 2: 14, 3: 13})
     s.read(_rows([FIRST], {}), 10)
-    assert np.isnan(k.row_hold_end[2]) and np.isnan(k.row_plain_end[2])
+    assert np.isnan(k.row_hold_end[2])
+    assert abs(k.row_plain_end[2] - (-250.0 + 14 * NOMINAL_PITCH_MM)) < 1e-6
+
+
+def test_a_row_miscounted_in_its_turn_holds_its_draw_by_its_end():
+    # edge 1's row measured a tile long before its draw and two long holding it: the end a
+    # tile and a gap past the plain one is the hold all the same
+    s = _started()
+    k = s.tracker.kyoku
+    s.tracker._rows_now = _measured({0: 13, 1: 14, 2: 13, 3: 13})
+    s.read(_rows([FIRST], {}), 10)  # (edge 1 is to draw: its count must match to be plain)
+    assert np.isnan(k.row_plain_end[1])
+    k.row_plain_end[1] = PLAIN + NOMINAL_PITCH_MM  # as read out of its turn
+    s.tracker._rows_now = _measured({0: 13, 1: 14, 2: 13, 3: 13}, apart=(1,))
+    s.read(_rows([FIRST], {}), 20)
+    assert abs(k.row_hold_end[1] - (HOLD + NOMINAL_PITCH_MM)) < 1e-6
 
 
 def test_a_row_measured_a_tile_long_as_its_discard_lands_keeps_the_lift_seen():
