@@ -177,7 +177,14 @@ class MeldReader:
             pick = _position_of(codes, called, side)
             if pick is None:
                 pick = side[0] if side else 0
-                if called != tiles.UNKNOWN:
+                # the river's vote, unless the meld's own read there makes a set with the other
+                # tiles and the river's does not (then the river misread it: 3s for a 1m pon)
+                own = codes[pick]
+                if called != tiles.UNKNOWN and not (
+                    own != tiles.UNKNOWN
+                    and _makes_set(codes, pick, own)
+                    and not _makes_set(codes, pick, called)
+                ):
                     codes[pick] = called
             codes = _fill_triplet(codes, codes[pick])
         for tile, code in zip(k.melds[e][-len(lr) :], codes, strict=True):
@@ -237,6 +244,13 @@ def _position_of(codes: list[str], called: str, side: list[int]) -> int | None:
     if side and side[0] in at:
         return side[0]
     return at[0] if at else None
+
+
+def _makes_set(codes: list[str], pick: int, code: str) -> bool:
+    """Do the laid ``codes`` with ``code`` at ``pick`` make a run or a triplet (unread tiles
+    not held against it)?"""
+    trial = [code if i == pick else c for i, c in enumerate(codes)]
+    return is_set("chi", trial) or is_set("pon", trial)
 
 
 def _fill_triplet(codes: list[str], pai: str) -> list[str]:

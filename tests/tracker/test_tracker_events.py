@@ -173,6 +173,25 @@ def test_a_chi_boxed_twice_while_laid_is_read_as_its_three_tiles():
     assert chi.laid.tiles == ["6p", "4p", "5p"] and chi.laid.sideways == [0]
 
 
+def test_a_river_misread_loses_to_the_melds_own_read_when_only_that_makes_a_set():
+    # the river voted 3s; the meld shows 1m 1m 1m (the sideways one read 1m): a pon of 1m
+    s = _call_from_left("3s")
+    _lay_meld(
+        s,
+        [(306.0, 394.0, "1m", True, 0.9), (339.0, 381.0, "1m", False, 0.9), (367.0, 387.0, "1m", False, 0.9)],
+    )
+    pon = _last_call(s)
+    assert (pon.type, pon.pai, pon.consumed) == ("pon", "1m", ["1m", "1m"])
+    # the meld's read there makes no set either: the river's vote stands
+    s = _call_from_left("3s")
+    _lay_meld(
+        s,
+        [(306.0, 394.0, "9p", True, 0.9), (339.0, 381.0, "1s", False, 0.9), (367.0, 387.0, "2s", False, 0.9)],
+    )
+    chi = _last_call(s)
+    assert (chi.type, chi.pai, chi.consumed) == ("chi", "3s", ["1s", "2s"])
+
+
 def test_a_call_holding_an_honour_is_a_pon_however_its_tiles_read():
     # the river read the discard E, the meld's tiles F and an unsure one: not a run (honours make
     # none) but a pon whose tiles disagree
