@@ -207,12 +207,20 @@ class HandReader:
         return apart
 
     def _hand_shapes(self, view: TableView) -> list[tuple[int, bool] | None]:
-        """Per edge (None where not trusted): standing tiles seen and whether one sits apart."""
+        """Per edge (None where not trusted): standing tiles seen and whether one sits apart. In
+        play, the row's evidence (``_row_evidence``: the pixels' measure where the detections
+        leave holes), so a far camera's rows can show a draw taken early too."""
         out: list[tuple[int, bool] | None] = [None] * 4
+        k = self.kyoku
         for e in np.nonzero(self._trusted)[0].tolist():
-            hand = view.where(e, HAND)
-            u = standing_row(hand).u
-            out[e] = (len(u), len(u) >= 2 and drawn_apart(u))
+            standing = standing_row(view.where(e, HAND))
+            u = standing.u
+            apart = len(u) >= 2 and drawn_apart(u)
+            if k is not None and k.started:
+                row = self._row_evidence(k, e, standing, apart)
+                out[e] = (row.count, row.apart)
+            else:
+                out[e] = (len(u), apart)
         return out
 
     def _note_plain_hands(self, k: Kyoku) -> None:
@@ -243,7 +251,8 @@ class HandReader:
         if expected % 3 != 1:
             return None  # not waiting for a draw
         shapes = (k.hand_now[n], k.hand_prev[n])
-        if all(sh is not None and sh == (expected + 1, True) for sh in shapes):
+        # (a drawn tile is usually set apart, but an early one may be held against the row)
+        if all(sh is not None and sh[0] == expected + 1 for sh in shapes):
             return n
         return None
 

@@ -356,6 +356,13 @@ def test_early_draw_wall_take_comes_before_the_discard_it_beat():
     assert not s3.alerts
     kinds = [(e.type, e.actor) for e in s3.events if e.type in ("wall_take", "dahai")]
     assert kinds.index(("dahai", 1)) < kinds.index(("wall_take", 2))  # read as its own turn's draw
+    # the early tile held against the row, not set apart: 14 standing where 13 are due is the take
+    s4 = _started()
+    s4.read(_rows([first], {}), 10)
+    held = {2: _hand(2, 14)}
+    s4.read(_rows([first, second], held), 20)
+    s4.read(_rows([first, second], held), 21)
+    assert [(a.code, a.seat) for a in s4.alerts] == [("early_draw", 2)]
 
 
 def test_a_drawn_tile_seen_on_still_reads_is_a_draw_only_in_its_seats_turn():
