@@ -76,6 +76,7 @@ class TrackerConfig(BaseModel):
     dora_wait_frames: int = 90  # a new indicator waits at most this long for its kan to be read
     dora_reads: int = 2  # reads in a row that must see a wall tile face up: an indicator
     dora_reread: float = 1.5  # confidence summed over reads that corrects an indicator's face
+    dora_min_confidence: float = 0.15  # a face-up wall tile read less sure is not read
     place_mm: float = 8.0  # a standing tile this near a remembered place stands there
     stick_reads: int = 2  # still reads in a row that must see a new riichi stick
     orientation_reads: int = 3  # reads that must all see a river tile upright before it is said to be

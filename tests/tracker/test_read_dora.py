@@ -3,8 +3,12 @@ indicators confirmed on reads in a row, one let go for a kan never read."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+import numpy as np
+
 from datasets.scene import table_layout as tl
-from tests.tracker.test_tracker_events import _Script, _table
+from tests.tracker.test_tracker_events import _Script, _table, _view
 from tracker.events import apply_retractions
 from tracker.zones import RIVER, WALL
 
@@ -90,3 +94,15 @@ def test_an_indicator_let_go_for_a_kan_never_read_leaves_the_next_kan_its_own():
     both = [*first_kan, _wall_tile(202.0, "5m")]
     _play(s, (130, 131), extra=both)
     assert _doras(s) == [("1m", 120), ("5m", 131)]  # at once, not a wait later
+
+
+def test_a_face_read_barely_sure_in_the_wall_is_not_read():
+    # a back beside the indicator boxed again as a face, at 0.05-0.08 (hanchan-jansou-1): it was
+    # confirmed on two reads and let go as a dora with no kan
+    s = _started()
+    for f in (20, 21, 30, 60, 100, 140):
+        rows = _deal("7p", [FIRST, _wall_tile(179.0, "6m")])
+        view = _view(rows)
+        view = replace(view, confidence=np.where(view.u == 179.0, 0.06, 1.0).astype(np.float32))
+        s.events += s.tracker._emit(s.tracker._observe(view, f, f / 30), f, f / 30).events
+    assert _doras(s) == []
