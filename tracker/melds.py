@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from tracker import tiles
+from tracker.readings import TILE_H, TILE_W
 
 
 def seen_before(u: np.ndarray, v: np.ndarray, previous: np.ndarray, match_mm: float) -> np.ndarray:
@@ -34,6 +35,25 @@ def first_sighting(u: np.ndarray, v: np.ndarray, glimpses: np.ndarray, match_mm:
     near = d < match_mm
     frames = np.where(near, glimpses[None, :, 2], np.inf)
     return frames.min(axis=1)
+
+
+# centres 26 mm apart between upright tiles, 30.5 beside a sideways one (its long side along the row)
+_WIDE_GAP_MM = (TILE_W + (TILE_W + TILE_H) / 2) / 2
+
+
+def sideways_by_spacing(u: np.ndarray) -> list[int]:
+    """The sideways tile of a call's laid tiles (``u`` mm, left to right) told by their spacing,
+    where no tile was seen turned: the gaps each side of it are wider. [] if the gaps fit no one
+    tile (none wider, or a pattern no single sideways tile makes)."""
+    if len(u) < 3:
+        return []
+    wide = np.diff(np.sort(np.asarray(u, np.float64))) > _WIDE_GAP_MM
+    for i in range(len(u)):
+        want = np.zeros(len(u) - 1, bool)
+        want[max(i - 1, 0) : i + 1] = True
+        if np.array_equal(wide, want):
+            return [i]
+    return []
 
 
 def _kind(code: str) -> str:

@@ -9,7 +9,7 @@ from rules_check.checks.invalid_meld import is_set
 from tracker import events as ev
 from tracker import tiles
 from tracker.kyoku import Kyoku, MeldTile, disarm
-from tracker.melds import first_sighting, ready_melds, seen_before
+from tracker.melds import first_sighting, ready_melds, seen_before, sideways_by_spacing
 from tracker.readings import one_per_place, pick_code
 from tracker.zones import MELD, TableView
 
@@ -137,6 +137,8 @@ class MeldReader:
         ]
         side = np.nonzero(lr.sideways)[0].tolist()
         down = np.nonzero(~lr.face_up)[0].tolist()
+        if not side and not down:
+            side = sideways_by_spacing(lr.u)
         group = 1 + max((m.group for m in k.melds[e]), default=-1)
         for j in range(len(lr)):
             k.melds[e].append(

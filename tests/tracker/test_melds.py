@@ -32,3 +32,18 @@ def test_only_certain_tiles_from_the_right_make_melds_and_a_kan_being_laid_waits
     # two certain tiles alone may be a call with a missed tile; beside uncertain ones they wait
     assert ready_melds(["4p", "5p"], [False] * 2, [True, True]) == [[0, 1]]
     assert ready_melds(["4p", "5p", "6p"], [False] * 3, [True, True, False]) == []
+
+
+def test_the_sideways_tile_is_told_by_the_wider_gaps_beside_it():
+    from tracker.melds import sideways_by_spacing
+
+    upright, beside = 26.0, 30.5  # centre to centre: two upright tiles, an upright and a sideways one
+    for size in (3, 4):
+        for i in range(size):
+            gaps = [beside if j in (i - 1, i) else upright for j in range(size - 1)]
+            u = np.concatenate([[100.0], 100.0 + np.cumsum(gaps)])
+            jitter = np.random.default_rng(i).uniform(-1.0, 1.0, size)  # a detector's centre error
+            assert sideways_by_spacing(u + jitter) == [i], (size, i)
+    assert sideways_by_spacing(np.array([0.0, 26.0, 52.0])) == []  # none turned
+    assert sideways_by_spacing(np.array([0.0, 30.5, 56.5, 87.0])) == []  # no single tile makes this
+    assert sideways_by_spacing(np.array([0.0, 30.5])) == []  # two tiles: not enough to tell
