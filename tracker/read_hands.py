@@ -157,7 +157,8 @@ class HandReader:
         tile leaves at once in a tsumogiri, while a tedashi hand takes its drawn tile in only
         once the discard has landed, ending then where a tsumogiri one does. Where an arm hid
         the lift, where the reach went says it, not surely: a hand reaching for the drawn tile
-        at the row's end covers well past it (``REACH_MM``), one reaching into the row little."""
+        at the row's end covers well past it (``REACH_MM``), one reaching into the row little;
+        so does it against one frame of a tile apart (an arm sweeping past the row's end)."""
         hold, plain = k.row_hold_end[e], k.row_plain_end[e]
         trace = np.array(k.row_trace[e])
         if np.isnan(hold) or len(trace) < 2:
@@ -172,13 +173,13 @@ class HandReader:
             return False, True
         moved = np.nonzero(~(np.abs(trace - hold) <= ROW_END_MM))[0]
         told = np.nonzero(apart | gone)[0]
-        if len(told) and told[0] - moved[0] <= EARLY_FRAMES:
-            tsumogiri = bool(gone[told[0]])
-            return tsumogiri, tsumogiri
         reach = trace[moved[0] : moved[0] + 2] if len(moved) else trace[:0]
-        if not np.any(~np.isnan(reach)):
-            return None
-        return bool(np.nanmax(reach) - hold > REACH_MM), False
+        far = bool(np.nanmax(reach) - hold > REACH_MM) if np.any(~np.isnan(reach)) else None
+        if len(told) and told[0] - moved[0] <= EARLY_FRAMES:
+            if gone[told[0]]:
+                return True, True
+            return bool(far), False  # one frame apart: an arm sweeping past, if it reached far
+        return None if far is None else (far, False)
 
     def _look_at_hand(self, k: Kyoku, e: int, u: np.ndarray) -> bool:
         """One look at a hand's standing tiles (``u`` mm, still or mid-motion). Returns whether a

@@ -79,8 +79,12 @@ def test_the_drawn_tile_left_standing_is_tedashi_whatever_the_detector_looked():
 
 
 def test_the_first_frame_that_tells_decides_when_the_arm_hides_the_rest():
-    _, dahai = _discard_after([ARM, APART, ARM, ARM, PLAIN, PLAIN])  # one frame apart first
+    near = HOLD + 10  # the arm reaching into the row, past its end a little
+    _, dahai = _discard_after([near, APART, ARM, ARM, PLAIN, PLAIN])  # one frame apart first
     assert dahai.tsumogiri is False
+    # one frame apart as an arm that reached for the drawn tile sweeps past: tsumogiri
+    _, dahai = _discard_after([ARM, APART, ARM, ARM, PLAIN, PLAIN])
+    assert dahai.tsumogiri is True
     _, dahai = _discard_after([ARM, PLAIN + 2, ARM, APART - 3, ARM, PLAIN])  # the end gone first
     assert dahai.tsumogiri is True
 
@@ -102,7 +106,7 @@ def test_a_plain_end_seen_only_late_leaves_it_to_where_the_reach_went():
 
 def test_two_detector_looks_at_an_unbroken_row_outweigh_one_frame_of_a_tile_apart():
     tsumogiri_looks = [np.array([r[2] for r in _hand(1, 13)])] * 2
-    _, dahai = _discard_after([ARM, APART, ARM, PLAIN, PLAIN], looks=tsumogiri_looks)
+    _, dahai = _discard_after([HOLD + 10, APART, ARM, PLAIN, PLAIN], looks=tsumogiri_looks)
     assert dahai.tsumogiri is True
     # ... but not two frames of it
     _, dahai = _discard_after([ARM, APART, APART, ARM, PLAIN], looks=tsumogiri_looks)
