@@ -153,13 +153,27 @@ def _last_call(s: _Script):
     return call
 
 
+_PLACES = ((306.0, 394.0), (339.0, 381.0), (367.0, 387.0))  # three tiles laid, the left one sideways
+
+
+def _laid(*tiles: tuple) -> list[tuple]:
+    """(code, sideways, confidence) of tiles laid at ``_PLACES`` -> ``_lay_meld`` rows."""
+    return [(*_PLACES[i], *tile) for i, tile in enumerate(tiles)]
+
+
+def _called(discard: str, laid: list[tuple]):
+    """The call edge 0 makes on edge 3's ``discard`` with its tiles laid as ``laid`` rows."""
+    s = _call_from_left(discard)
+    _lay_meld(s, laid)
+    return _last_call(s)
+
+
 def test_a_chi_boxed_twice_while_laid_is_read_as_its_three_tiles():
     # the sample clip's chi of 6p with 4p 5p, read as the hand left it: the 4p boxed twice (once as
     # 2p), a box straddling 4p and 5p read as a sideways 5p, the 4p itself unsure. One detection
     # per place (the surer), and the unsure 4p taken since it completes the run 4-5-6
-    s = _call_from_left("6p")
-    _lay_meld(
-        s,
+    chi = _called(
+        "6p",
         [
             (306.0, 394.0, "6p", True, 0.60),
             (339.0, 381.0, "4p", False, 0.38),
@@ -168,75 +182,62 @@ def test_a_chi_boxed_twice_while_laid_is_read_as_its_three_tiles():
             (367.0, 387.0, "5p", False, 0.76),
         ],
     )
-    chi = _last_call(s)
     assert (chi.type, chi.pai, chi.consumed) == ("chi", "6p", ["4p", "5p"])
     assert chi.laid.tiles == ["6p", "4p", "5p"] and chi.laid.sideways == [0]
 
 
 def test_a_river_misread_loses_to_the_melds_own_read_when_only_that_makes_a_set():
     # the river voted 3s; the meld shows 1m 1m 1m (the sideways one read 1m): a pon of 1m
-    s = _call_from_left("3s")
-    _lay_meld(
-        s,
-        [(306.0, 394.0, "1m", True, 0.9), (339.0, 381.0, "1m", False, 0.9), (367.0, 387.0, "1m", False, 0.9)],
+    pon = _called(
+        "3s",
+        _laid(("1m", True, 0.9), ("1m", False, 0.9), ("1m", False, 0.9)),
     )
-    pon = _last_call(s)
     assert (pon.type, pon.pai, pon.consumed) == ("pon", "1m", ["1m", "1m"])
     # the meld's read there makes no set either: the river's vote stands
-    s = _call_from_left("3s")
-    _lay_meld(
-        s,
-        [(306.0, 394.0, "9p", True, 0.9), (339.0, 381.0, "1s", False, 0.9), (367.0, 387.0, "2s", False, 0.9)],
+    chi = _called(
+        "3s",
+        _laid(("9p", True, 0.9), ("1s", False, 0.9), ("2s", False, 0.9)),
     )
-    chi = _last_call(s)
     assert (chi.type, chi.pai, chi.consumed) == ("chi", "3s", ["1s", "2s"])
 
 
 def test_a_call_holding_an_honour_is_a_pon_however_its_tiles_read():
     # the river read the discard E, the meld's tiles F and an unsure one: not a run (honours make
     # none) but a pon whose tiles disagree
-    s = _call_from_left("E")
-    _lay_meld(
-        s, [(306.0, 394.0, "E", True, 0.9), (339.0, 381.0, "F", False, 0.9), (367.0, 387.0, "1m", False, 0.1)]
+    pon = _called(
+        "E",
+        _laid(("E", True, 0.9), ("F", False, 0.9), ("1m", False, 0.1)),
     )
-    pon = _last_call(s)
     assert (pon.type, pon.pai, pon.consumed) == ("pon", "E", ["F", "?"])
 
 
 def test_an_unsure_read_that_makes_no_set_stays_unknown():
-    s = _call_from_left("6p")
-    _lay_meld(
-        s,
-        [(306.0, 394.0, "6p", True, 0.9), (339.0, 381.0, "9s", False, 0.3), (367.0, 387.0, "5p", False, 0.9)],
-    )
-    assert _last_call(s).laid.tiles == ["6p", "?", "5p"]
+    assert _called(
+        "6p",
+        _laid(("6p", True, 0.9), ("9s", False, 0.3), ("5p", False, 0.9)),
+    ).laid.tiles == ["6p", "?", "5p"]
 
 
 def test_the_called_tile_is_the_rivers_not_a_misread_of_it_as_it_is_laid():
     # the river voted F on every read; the meld's one look at the sideways tile said E, the other
     # two were unsure: an honour is only ever called into a pon, so all three are F
-    s = _call_from_left("F")
-    _lay_meld(
-        s, [(306.0, 394.0, "E", True, 0.9), (339.0, 381.0, "F", False, 0.3), (367.0, 387.0, "C", False, 0.2)]
+    pon = _called(
+        "F",
+        _laid(("E", True, 0.9), ("F", False, 0.3), ("C", False, 0.2)),
     )
-    pon = _last_call(s)
     assert (pon.type, pon.pai, pon.consumed) == ("pon", "F", ["F", "F"])
     assert pon.laid.tiles == ["F", "F", "F"] and pon.laid.sideways == [0]
 
 
 def test_unread_number_tiles_are_filled_only_when_another_read_makes_it_a_pon():
-    s = _call_from_left("6p")
-    _lay_meld(
-        s,
-        [(306.0, 394.0, "6p", True, 0.9), (339.0, 381.0, "6p", False, 0.9), (367.0, 387.0, "1s", False, 0.2)],
-    )
-    assert _last_call(s).consumed == ["6p", "6p"]  # 6p twice: a pon (1s neither completes a set)
-    s = _call_from_left("6p")
-    _lay_meld(
-        s,
-        [(306.0, 394.0, "6p", True, 0.9), (339.0, 381.0, "1s", False, 0.2), (367.0, 387.0, "2s", False, 0.2)],
-    )
-    assert _last_call(s).consumed == ["?", "?"]  # a pon, or a chi 4-5-6, 5-6-7, 6-7-8: unknown
+    assert _called(
+        "6p",
+        _laid(("6p", True, 0.9), ("6p", False, 0.9), ("1s", False, 0.2)),
+    ).consumed == ["6p", "6p"]  # 6p twice: a pon (1s neither completes a set)
+    assert _called(
+        "6p",
+        _laid(("6p", True, 0.9), ("1s", False, 0.2), ("2s", False, 0.2)),
+    ).consumed == ["?", "?"]  # a pon, or a chi 4-5-6, 5-6-7, 6-7-8: unknown
 
 
 def test_a_kakan_names_the_pon_tiles_it_left_unread_by_the_added_tile():
@@ -556,17 +557,23 @@ def test_a_win_on_anothers_kakan_is_a_ron_on_the_added_tile_chankan():
     assert record[-2:] == ["kakan", "hora"]
 
 
-def test_a_second_hand_laid_open_on_the_same_discard_is_a_double_ron():
+def _nine_discarded() -> tuple[_Script, list]:
+    """Seat 0 discarded 1m, then seat 1 a 9s, each seen on two reads; and those river rows."""
     s = _started()
     first = (0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "1m", False)
     nine = (1, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "9s", False)
     s.read(_rows([first, nine], {}), 10)
     s.read(_rows([first, nine], {}), 11)
+    return s, [first, nine]
+
+
+def test_a_second_hand_laid_open_on_the_same_discard_is_a_double_ron():
+    s, rivers = _nine_discarded()
     one = {2: _open_hand(2, "123m456p789s11z999s")}
-    s.read(_rows([first, nine], one), 20)
+    s.read(_rows(rivers, one), 20)
     two = {**one, 3: _open_hand(3, "111m456p789s55z999s")}
-    s.read(_rows([first, nine], two), 30)
-    s.read(_rows([first, nine], two), 31)
+    s.read(_rows(rivers, two), 30)
+    s.read(_rows(rivers, two), 31)
     hora = [e for e in s.events if e.type == "hora"]
     assert [(e.actor, e.target, e.pai) for e in hora] == [(2, 1, "9s"), (3, 1, "9s")]
 
@@ -574,14 +581,10 @@ def test_a_second_hand_laid_open_on_the_same_discard_is_a_double_ron():
 def test_a_gap_seen_in_a_waiting_hand_does_not_make_its_ron_a_tsumo():
     # seat 1 discards 9s; seat 3's hand, not in turn to draw, showed a tile apart on a still read
     # (a detector's gap), then laid its hand open on the 9s: a ron on seat 1, not a tsumo
-    s = _started()
-    first = (0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "1m", False)
-    nine = (1, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "9s", False)
-    s.read(_rows([first, nine], {}), 10)
-    s.read(_rows([first, nine], {}), 11)
-    s.read(_rows([first, nine], {3: _hand(3, 12, drawn=True)}), 15)
+    s, rivers = _nine_discarded()
+    s.read(_rows(rivers, {3: _hand(3, 12, drawn=True)}), 15)
     assert s.tracker.kyoku.armed[3] is not None
-    s.read(_rows([first, nine], {3: _open_hand(3, "111m456p789s55z999s")}), 20)
+    s.read(_rows(rivers, {3: _open_hand(3, "111m456p789s55z999s")}), 20)
     hora = [e for e in s.events if e.type == "hora"]
     assert [(e.actor, e.target, e.pai) for e in hora] == [(3, 1, "9s")]
 

@@ -32,6 +32,13 @@ def _image(value: int) -> np.ndarray:
     return np.full((8, 12, 3), value, np.uint8)
 
 
+def _saved_with_one_image(path, identity: str, value: int = 0) -> None:
+    """A cache file at ``path`` that learned one image (pixels all ``value``)."""
+    first = CachedDetector(CountingDetector(), path, identity)
+    first.detect(_image(value), 20.0)
+    first.save()
+
+
 def _same(a: TileDetections, b: TileDetections) -> bool:
     fields = ("boxes", "class_ids", "angles", "face_up", "confidence")
     return all(np.array_equal(getattr(a, f), getattr(b, f)) for f in fields)
@@ -63,9 +70,7 @@ def test_other_pixels_or_tile_size_are_misses():
 
 def test_a_cache_of_other_models_is_not_used(tmp_path, capsys):
     path = tmp_path / "clip.npz"
-    old = CachedDetector(CountingDetector(), path, "model-a")
-    old.detect(_image(0), 20.0)
-    old.save()
+    _saved_with_one_image(path, "model-a")
     new = CachedDetector(CountingDetector(), path, "model-b")
     new.detect(_image(0), 20.0)
     assert new.detector.calls == 1 and "other models" in capsys.readouterr().err
@@ -89,9 +94,7 @@ def test_keys_ending_in_zero_bytes_survive_the_file(tmp_path, monkeypatch):
 
     monkeypatch.setattr(dc, "image_key", lambda image, tile_px: bytes([int(image[0, 0, 0])]) + bytes(15))
     path = tmp_path / "clip.npz"
-    first = CachedDetector(CountingDetector(), path, "m")
-    first.detect(_image(2), 20.0)
-    first.save()
+    _saved_with_one_image(path, "m", value=2)
     again = CachedDetector(CountingDetector(), path, "m")
     again.detect(_image(2), 20.0)
     assert again.hits == 1
