@@ -28,3 +28,14 @@ def test_noten_riichi_is_chombo():
 
 def test_abortive_draw_is_not_judged():
     assert found(feed(riichi_then_draw("234m456p678s29s55p", reason="九種九牌"), MLEAGUE)) == []
+
+
+def test_a_shown_hand_that_makes_a_fifth_tile_is_misread_not_judged():
+    # seat 0 shows a noten hand holding a 9s; the dora indicator is a 9s, and seat 1 discards 9s
+    def with_nines(n: int) -> list:
+        stream = riichi_then_draw("234m456p678s29s55p")
+        nines = [ev.Tsumo(actor=1, pai="9s"), ev.Dahai(actor=1, pai="9s", tsumogiri=True)] * n
+        return stream[:-1] + nines + stream[-1:]
+
+    assert found(feed(with_nines(2))) == [("noten_riichi", 0, "chombo")]  # four 9s: possible
+    assert found(feed(with_nines(3))) == []  # a fifth: the hand (or the table) is misread
