@@ -26,6 +26,7 @@ class Slot:
     misses: int = 0  # still reads in a row that did not see it
     upright_reads: int = 0  # reads that saw it lying upright (its first two included)
     sideways_reads: int = 0  # ... lying sideways
+    declared: bool = False  # its sideways read made a riichi (taken back if later reads say upright)
 
 
 @dataclass
@@ -82,6 +83,8 @@ class Kyoku:
     stick_clear: list[bool] = field(default_factory=lambda: [False] * 4)  # seen with no stick
     stick_run: list[int] = field(default_factory=lambda: [0] * 4)  # reads in a row with one
     reach_pending: int | None = None  # edge whose riichi discard awaits acceptance
+    stick_seen: list[bool] = field(default_factory=lambda: [False] * 4)  # a riichi stick on any read
+    accepted_at: list[int | None] = field(default_factory=lambda: [None] * 4)  # reach_accepted's read
     cand_river: list[list[tuple[float, float, Counter, bool]]] = field(
         default_factory=lambda: [[] for _ in range(4)]
     )

@@ -211,6 +211,7 @@ class MeldReader:
         laid = ev.MeldPlacement(tiles=laid_codes, sideways=side, face_down=down) if laid_known else None
         if k.reach_pending is not None and k.reach_pending != e:
             out.append(lambda seat, a=k.reach_pending: ev.ReachAccepted(actor=seat(a)))
+            k.accepted_at[k.reach_pending] = self._frame
             k.reach_pending = None
         out.append(
             lambda seat: kind_cls(actor=seat(e), target=seat(src_edge), pai=pai, consumed=consumed, laid=laid)

@@ -102,6 +102,7 @@ class RiverReader:
         for i in seen:
             slot = river[i]
             slot.misses = 0
+            self._recant_reach(k, e, slot, out)
             best = pick_code(slot.votes)
             if (
                 best != slot.said
@@ -129,6 +130,31 @@ class RiverReader:
                         reason="no such tile in the river",
                     )
                 )
+
+    def _recant_reach(self, k: Kyoku, e: int, slot: Slot, out: list) -> None:
+        """A riichi read from a sideways discard, taken back: later reads see that tile upright by
+        ``reach_recant_margin`` and no riichi stick has been seen at the seat (a far camera turns
+        a tile on a read or two; a real riichi puts its stick down)."""
+        if not slot.declared or k.stick_seen[e]:
+            return
+        if slot.upright_reads < slot.sideways_reads + self.cfg.reach_recant_margin:
+            return
+        slot.declared = False
+        k.riichi.discard(e)
+        out.append(
+            lambda seat, f=slot.frame: ev.Retract(
+                target_type="reach", target_frame=f, actor=seat(e), reason="declaration tile reread upright"
+            )
+        )
+        if k.reach_pending == e:
+            k.reach_pending = None
+        elif k.accepted_at[e] is not None:
+            out.append(
+                lambda seat, f=k.accepted_at[e]: ev.Retract(
+                    target_type="reach_accepted", target_frame=f, actor=seat(e), reason="no riichi"
+                )
+            )
+        k.accepted_at[e] = None
 
     def _discard(
         self, k: Kyoku, e: int, u: float, v: float, turns: list[bool | None], out: list, votes: Counter
@@ -166,6 +192,7 @@ class RiverReader:
             k.started = True
         if k.reach_pending is not None and k.reach_pending != e:
             out.append(lambda seat, a=k.reach_pending: ev.ReachAccepted(actor=seat(a)))
+            k.accepted_at[k.reach_pending] = self._frame
             k.reach_pending = None
         riichi = sideways and e not in k.riichi
         if k.after_call != e and not k.drew[e]:
@@ -180,6 +207,7 @@ class RiverReader:
         k.pending_count[e] -= 1
         if riichi:
             k.riichi.add(e)
+            river[-1].declared = True
             k.reach_pending = e
             out.append(lambda seat: ev.Reach(actor=seat(e)))
         slot = ev.RiverPlacement(row=row, col=col, sideways=sideways)
@@ -248,6 +276,7 @@ class RiverReader:
                 k.stick_clear[e] = True
                 k.stick_run[e] = 0
                 continue
+            k.stick_seen[e] = True
             k.stick_run[e] += 1
             if (
                 k.stick_run[e] < self.cfg.stick_reads

@@ -79,6 +79,7 @@ class TrackerConfig(BaseModel):
     dora_min_confidence: float = 0.15  # a face-up wall tile read less sure is not read
     place_mm: float = 8.0  # a standing tile this near a remembered place stands there
     stick_reads: int = 2  # still reads in a row that must see a new riichi stick
+    reach_recant_margin: int = 4  # upright reads over sideways ones that take back a stickless riichi
     orientation_reads: int = 3  # reads that must all see a river tile upright before it is said to be
     orientation_confidence: float = 0.5  # ... each with its face read at least this sure
     bands: ZoneBands = ZoneBands()

@@ -710,6 +710,36 @@ def test_no_stick_no_riichi_and_a_sideways_riichi_is_not_read_twice():
     assert [e.type for e in s.events].count("reach") == 1 and not s.alerts
 
 
+def test_a_riichi_read_from_a_tile_later_seen_upright_with_no_stick_is_taken_back():
+    # a far camera read seat 1's 9s sideways twice (a riichi), then upright on every later read,
+    # and no stick ever came: the riichi, and its acceptance, are retracted and unwound
+    from tracker.events import apply_retractions
+
+    first = (0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "1m", False)
+    side = (1, RIVER, tl.RIVER_LEFT + 17.5, tl.RIVER_ROW0_V + 4.5, "9s", True)
+    upright = (1, RIVER, tl.RIVER_LEFT + 17.5, tl.RIVER_ROW0_V + 4.5, "9s", False)
+    then = (2, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "2p", False)
+    for stick in (False, True):
+        s = _started()
+        if stick:
+            s.tracker._sticks_now = _sticks(1)
+        s.read(_rows([first, side], {}), 10)
+        s.read(_rows([first, side], {}), 11)
+        s.read(_rows([first, upright, then], {}), 12)
+        s.read(_rows([first, upright, then], {}), 13)  # seat 2's discard accepts the riichi
+        assert [e.type for e in s.events].count("reach_accepted") == 1
+        for f in range(20, 26):
+            s.read(_rows([first, upright, then], {}), f)
+        taken = [(e.target_type, e.target_frame, e.actor) for e in s.events if e.type == "retract"]
+        if stick:  # the stick is down: a riichi whatever the tile's reads say
+            assert taken == [] and s.tracker.state.seats[1].riichi
+            continue
+        assert taken == [("reach", 11, 1), ("reach_accepted", 13, 1)]
+        assert not s.tracker.state.seats[1].riichi and s.tracker.state.kyotaku == 0
+        assert s.tracker.state.scores[1] == 25000
+        assert "reach" not in [e.type for e in apply_retractions(s.events)]
+
+
 def test_a_hand_a_tile_short_is_reported_within_a_second_of_still_reads():
     # 小相公 staged: the count must reach the rules checker while its 2 s window is open
     first = (0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "1m", False)

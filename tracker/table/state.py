@@ -269,7 +269,19 @@ class TableState:
         pass
 
     def _on_retract(self, e: ev.Retract) -> None:
-        pass  # the camera corrects itself; the record's readers apply it (events.apply_retractions)
+        """The camera corrects itself; the record's readers apply it (events.apply_retractions).
+        A riichi taken back also unwinds the seat's riichi (and its deposit), so what follows is
+        not judged as a hand in riichi."""
+        if e.actor is None:
+            return
+        seat = self.seats[e.actor]
+        if e.target_type == "reach" and seat.riichi:
+            seat.riichi = False
+            seat.sideways_next = False
+        elif e.target_type == "reach_accepted" and seat.riichi_accepted:
+            seat.riichi_accepted = False
+            self.scores[e.actor] += 1000
+            self.kyotaku -= 1
 
     def _on_dora(self, e: ev.Dora) -> None:
         if len(self.dora_indicators) > self.kans:
