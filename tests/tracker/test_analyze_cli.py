@@ -89,10 +89,16 @@ def test_cut_video_writes_what_it_saw_then_fails_in_one_line(tmp_path, capsys, m
     cut.write_bytes(whole.read_bytes()[: int(whole.stat().st_size * 0.4)])
 
     monkeypatch.setattr(analyze, "_load_detector", lambda model: _NoTiles())
+    monkeypatch.setattr("vision.detection_cache.detector_identity", lambda detector: "no tiles")
     out = tmp_path / "out"
-    assert main(["analyze", str(cut), "--out", str(out)]) == 2
+    # a detections cache that cannot be written (a directory) is one line, and loses nothing
+    cache = tmp_path / "cache-is-a-directory"
+    cache.mkdir()
+    assert main(["analyze", str(cut), "--out", str(out), "--detections-cache", str(cache)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert "broke off at frame" in err[-1]
+    assert [line for line in err if "detections cache not saved" in line]
+    assert not [line for line in err if "Traceback" in line]
     for name in ("events.mjai.jsonl", "state.jsonl", "alerts.jsonl", "summary.json"):
         assert (out / name).exists()
     import json

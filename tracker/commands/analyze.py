@@ -57,7 +57,7 @@ def run_analyze(
         result = analyze_video(video, tracker)
     finally:
         if detections_cache:
-            detector.save()
+            _save_cache(detector)
     out_dir = Path(out)
     write_outputs(
         result,
@@ -70,6 +70,17 @@ def run_analyze(
     if result.video_error:
         raise CommandError(result.video_error)
     return 0
+
+
+def _save_cache(detector) -> None:
+    """Write the detections cache; a cache that cannot be written costs only the next run's time,
+    so it is one line on stderr, never the analysis (whose outputs are written next)."""
+    import sys
+
+    try:
+        detector.save()
+    except OSError as err:
+        print(f"mjmon: detections cache not saved: {err}", file=sys.stderr)
 
 
 def _report_hook(out_dir: Path, rules: str, source: str) -> None:
