@@ -12,7 +12,7 @@ from tracker import events as ev
 from tracker.kyoku import EventFactory, Kyoku, at_frame
 from tracker.readings import drawn_apart, pick_code, row_holes, standing_row
 from tracker.results import judge_result
-from tracker.zones import HAND, TableView, assign
+from tracker.zones import HAND, WALL, TableView, assign
 from vision.hand_rows import NOMINAL_PITCH_MM, PITCH_RANGE
 
 ROW_END_MM = 3.0  # two moving frames whose measured row ends are this close agree on it
@@ -421,7 +421,8 @@ class HandReader:
         k.ended = True
         groups = [len({m.group for m in k.melds[e]}) for e in range(4)]
         discards = sum(len(river) for river in k.rivers)
-        result = judge_result(opened, groups, self.state.live_wall, self._wall_backs, discards)
+        wall_backs = int(view.select(view.zone == WALL).back.sum())
+        result = judge_result(opened, groups, self.state.live_wall, wall_backs, discards)
         if result.kind == "ryukyoku":
             hands: list = [None] * 4
             for e, codes in opened.items():

@@ -68,20 +68,29 @@ def one_per_place(
     beside a sideways one), so a detection covering more than ``max_overlap`` of a surer one's
     width along the row is that tile or its neighbours boxed again (a tile being laid, half
     covered): dropped. A kakan's added tile lies a tile's width closer to the centre (``v``) than
-    the sideways tile it sits on, so only detections within ``same_row_mm`` across are compared."""
-    if len(meld_row) < 2:
+    the sideways tile it sits on, so only detections within ``same_row_mm`` across are compared.
+    One (N, N) clash matrix; a detection is kept when no surer kept one clashes with it, found by
+    a few whole-array passes (a box straddling two tiles, itself dropped, must not drop them)."""
+    n = len(meld_row)
+    if n < 2:
         return meld_row
     half = np.where(meld_row.sideways, TILE_H, TILE_W) / 2.0
-    lo, hi = meld_row.u - half, meld_row.u + half
-    keep: list[int] = []
-    for i in np.argsort(-meld_row.confidence, kind="stable").tolist():
-        k = np.asarray(keep, dtype=np.int64)
-        overlap = np.minimum(hi[i], hi[k]) - np.maximum(lo[i], lo[k])
-        narrower = 2.0 * np.minimum(half[i], half[k])
-        clash = (overlap > max_overlap * narrower) & (np.abs(meld_row.v[k] - meld_row.v[i]) < same_row_mm)
-        if not clash.any():
-            keep.append(i)
-    return meld_row.select(np.array(sorted(keep), dtype=np.int64))
+    u, v = meld_row.u.astype(np.float64), meld_row.v.astype(np.float64)
+    overlap = np.minimum((u + half)[:, None], (u + half)[None]) - np.maximum(
+        (u - half)[:, None], (u - half)[None]
+    )
+    narrower = 2.0 * np.minimum(half[:, None], half[None])
+    clash = (overlap > max_overlap * narrower) & (np.abs(v[:, None] - v[None]) < same_row_mm)
+    rank = np.empty(n, np.int64)
+    rank[np.argsort(-meld_row.confidence, kind="stable")] = np.arange(n)
+    beaten = clash & (rank[None, :] < rank[:, None])  # [i, j]: a surer j clashes with i
+    keep = np.ones(n, bool)
+    for _ in range(n):  # the greedy pick's fixed point: settles within the longest chain of clashes
+        settled = ~(beaten & keep[None, :]).any(axis=1)
+        if np.array_equal(settled, keep):
+            break
+        keep = settled
+    return meld_row.select(keep)
 
 
 def row_holes(u: np.ndarray, apart: bool, gap_mm: float = 8.0) -> int:

@@ -242,7 +242,6 @@ class TableTracker(RiverReader, MeldReader, HandReader, DoraReader):
         self._trusted = np.ones(4, bool) if trusted is None else np.asarray(trusted, bool)
         walls = view.select(view.zone == WALL)
         backs = int(walls.back.sum())
-        self._wall_backs = backs  # how a kyoku ended is judged with the wall (tracker.results)
         river_tiles = int((view.zone == RIVER).sum())
         k = self.kyoku
         out: list[EventFactory] = []

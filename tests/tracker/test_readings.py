@@ -7,6 +7,8 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tracker.readings import TILE_H, TILE_W, one_per_place, one_per_tile, pick_code
 from tracker.tiles import class_id, parse
@@ -99,3 +101,33 @@ def test_a_meld_area_keeps_one_detection_per_place():
         len(one_per_place(_meld_row([(0.0, 390.0, "1m", True, 0.9), (TILE_H / 2, 385.0, "1m", False, 0.5)])))
         == 1
     )
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.floats(0, 200), st.floats(370, 400), st.booleans(), st.floats(0.01, 1.0, allow_subnormal=False)
+        ),
+        min_size=0,
+        max_size=12,
+        unique_by=lambda r: r[3],
+    )
+)
+def test_one_per_place_keeps_what_a_greedy_pick_by_confidence_keeps(rows):
+    """The whole-array passes give the surest-first pick: each tile kept unless a kept surer one
+    takes its place."""
+    row = _meld_row([(u, v, "1m", side, conf) for u, v, side, conf in rows])
+    half = np.where(row.sideways, TILE_H, TILE_W) / 2.0
+    kept: list[int] = []
+    for i in np.argsort(-row.confidence, kind="stable").tolist():
+        clash = [
+            min(row.u[i] + half[i], row.u[j] + half[j]) - max(row.u[i] - half[i], row.u[j] - half[j])
+            > 0.4 * 2 * min(half[i], half[j])
+            and abs(row.v[i] - row.v[j]) < 0.6 * TILE_W
+            for j in kept
+        ]
+        if not any(clash):
+            kept.append(i)
+    got = one_per_place(row)
+    assert sorted(got.confidence.tolist()) == sorted(row.confidence[kept].tolist())
