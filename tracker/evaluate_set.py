@@ -25,7 +25,6 @@ Heavy work runs in child processes under ``nice`` with one thread.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import os
 import subprocess
@@ -36,6 +35,7 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from datasets.synth.faults import KINDS
+from vision.detection_cache import file_md5
 from vision.reader_options import DEFAULT_READER
 
 REPO = Path(__file__).resolve().parents[1]
@@ -305,16 +305,12 @@ def cmd_render(args) -> int:
 # --- analysing --------------------------------------------------------------------------------
 
 
-def md5_of(path: Path) -> str:
-    return hashlib.md5(path.read_bytes()).hexdigest()
-
-
 def analysis_key(model: Path | None, oracle: bool) -> str:
     """``oracle``, or the detector's md5 and, when ``mjmon analyze`` will use it, the reader's."""
     if oracle:
         return "oracle"
-    reader = f"-reader-{md5_of(DEFAULT_READER)[:8]}" if DEFAULT_READER.is_file() else ""
-    return f"model-{md5_of(model)[:8]}{reader}"
+    reader = f"-reader-{file_md5(DEFAULT_READER)[:8]}" if DEFAULT_READER.is_file() else ""
+    return f"model-{file_md5(model)[:8]}{reader}"
 
 
 def code_version() -> str:
@@ -754,8 +750,12 @@ def cmd_score(args) -> int:
             "key": key,
             "detector": "truth readings (tests.tracker.oracle, every frame replayed)"
             if args.oracle
-            else f"{model} md5 {md5_of(model)}"
-            + (f", reader {DEFAULT_READER} md5 {md5_of(DEFAULT_READER)}" if DEFAULT_READER.is_file() else ""),
+            else f"{model} md5 {file_md5(model)}"
+            + (
+                f", reader {DEFAULT_READER} md5 {file_md5(DEFAULT_READER)}"
+                if DEFAULT_READER.is_file()
+                else ""
+            ),
             "clips_planned": len(specs),
             "clips_scored": len(scored),
             "frames": sum(c["frames"] for c in scored if not c["failed"]),

@@ -22,11 +22,16 @@ from vision.detections import TileDetections
 _FIELDS = ("boxes", "class_ids", "angles", "face_up", "confidence")
 
 
+def file_md5(path: str | Path) -> str:
+    """Hex md5 of a file's bytes: which model file made a result."""
+    return hashlib.md5(Path(path).read_bytes()).hexdigest()
+
+
 def detector_identity(detector) -> str:
     """The md5s of a ``TileDetector``'s model and reader files and its decoding settings."""
-    parts = [hashlib.md5(Path(detector.model_path).read_bytes()).hexdigest()]
+    parts = [file_md5(detector.model_path)]
     if detector.reader is not None:
-        parts.append(hashlib.md5(Path(detector.reader.model_path).read_bytes()).hexdigest())
+        parts.append(file_md5(detector.reader.model_path))
     parts.append(f"threshold={detector.threshold} reader_weight={detector.reader_weight}")
     return " ".join(parts)
 
