@@ -17,7 +17,7 @@ import argparse
 import difflib
 import json
 import sys
-from collections import defaultdict
+from collections import Counter, defaultdict
 from pathlib import Path
 
 import numpy as np
@@ -85,6 +85,21 @@ def _by_kyoku(events: list, seat_map) -> dict:
         elif e.type == "reach":
             kk["reach"].append({"actor": seat_map(e.actor), "frame": e.frame})
     return out
+
+
+def _result_text(result: dict) -> str:
+    """'ryukyoku', 'tsumo by 2' or 'ron by 2 on 3' (seats as in the truth)."""
+    if result["type"] != "hora":
+        return result["type"]
+    if result["actor"] == result["target"]:
+        return f"tsumo by {result['actor']}"
+    return f"ron by {result['actor']} on {result['target']}"
+
+
+def _result_error(got: dict, want: dict) -> str:
+    """What kind of wrong a result is: 'ron read as draw', 'tsumo read as ron', 'ron: other seat'."""
+    kind = [_result_text(r).split()[0] for r in (want, got)]
+    return f"{kind[0]} read as {kind[1]}" if kind[0] != kind[1] else f"{kind[0]}: other seat"
 
 
 def _truth_hand_counts(events: list) -> list[tuple[int, list[int]]]:
@@ -230,6 +245,7 @@ def evaluate(clip_dir: Path, analysis_dir: Path) -> dict:
     a_by = _by_kyoku(a_events, a_map)
 
     disc_ok = disc_total = tsumo_ok = tsumo_total = aligned = 0
+    result_errors: Counter = Counter()
     meld_ok = meld_total = dora_ok = dora_total = res_ok = res_total = 0
     spurious = 0
     latency: list[float] = []
@@ -285,12 +301,19 @@ def evaluate(clip_dir: Path, analysis_dir: Path) -> dict:
         for i, want in enumerate(t["results"]):
             res_total += 1
             got = a["results"][i] if i < len(a["results"]) else None
-            if got is not None:
-                keys = ("type", "actor", "target") if want["type"] == "hora" else ("type",)
-                right = all(got.get(x) == want.get(x) for x in keys)
-                res_ok += right
-                if right:
-                    latency.append((got["frame"] - want["frame"]) / fps)
+            keys = ("type", "actor", "target") if want["type"] == "hora" else ("type",)
+            said = {x: want.get(x) for x in keys}
+            if got is None:
+                wrong.append(f"kyoku {k} result {i}: missing (truth {said})")
+                result_errors["missing"] += 1
+                continue
+            right = all(got.get(x) == want.get(x) for x in keys)
+            res_ok += right
+            if right:
+                latency.append((got["frame"] - want["frame"]) / fps)
+            else:
+                wrong.append(f"kyoku {k} result {i}: {_result_text(got)} vs truth {_result_text(want)}")
+                result_errors[_result_error(got, want)] += 1
         spurious += max(0, len(a["results"]) - len(t["results"]))
         spurious += max(0, len(a["reach"]) - len(t["reach"]))
     kyoku_count = max(1, len(t_by))
@@ -344,6 +367,7 @@ def evaluate(clip_dir: Path, analysis_dir: Path) -> dict:
         "dora_indicators": _share(dora_ok, dora_total),
         "tsumogiri_on_right_discards": _share(tsumo_ok, tsumo_total),
         "results": _share(res_ok, res_total),
+        "result_errors": dict(sorted(result_errors.items())),
         "spurious_events": spurious,
         "spurious_per_10_kyoku": round(10 * spurious / kyoku_count, 2),
         "hand_counts_reported": _share(hc_ok, hc_total),

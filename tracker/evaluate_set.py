@@ -30,6 +30,7 @@ import os
 import subprocess
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 from pydantic import BaseModel
@@ -558,6 +559,10 @@ def tracker_totals(clips: list[dict]) -> dict:
     out["kyoku"] = kyoku
     out["spurious_events"] = spurious
     out["spurious_per_10_kyoku"] = round(10 * spurious / kyoku, 2) if kyoku else None
+    errors: Counter = Counter()
+    for f in figs:
+        errors.update(f.get("result_errors", {}))
+    out["result_errors"] = dict(sorted(errors.items()))
     out["latency_s"] = _quantiles([x for f in figs for x in f.get("latencies_s", [])])
     fps = sorted(f["speed_fps"] for f in figs if f.get("speed_fps"))
     out["analyze_fps_median"] = fps[len(fps) // 2] if fps else None
@@ -697,6 +702,10 @@ def markdown(result: dict) -> str:
         f"{al['faulted_clips']} clips with staged faults: {al['false_alerts_faulted_clips']}. "
         "False alerts by code: "
         + (", ".join(f"{k} {v}" for k, v in agg["false_alerts_by_code"].items()) or "none")
+        + ".",
+        "",
+        "Results wrong, by kind: "
+        + (", ".join(f"{k} {v}" for k, v in agg["tracker"]["all"]["result_errors"].items()) or "none")
         + ".",
     ]
     return "\n".join(lines) + "\n"

@@ -41,3 +41,13 @@ def test_stable_counts_score_the_latest_report_of_the_kyoku_with_coverage_apart(
     # seat 2: right, right, stale; seat 3: nothing reported
     assert (got["moments"], got["reported"], got["right"]) == (12, 6, 4)
     assert got["coverage"] == 0.5 and got["right_of_reported"] == 0.6667 and got["right_of_moments"] == 0.3333
+
+
+def test_a_wrong_result_is_named_by_what_it_was_read_as():
+    from tracker.evaluate import _result_error
+
+    ron = {"type": "hora", "actor": 1, "target": 3}
+    assert _result_error({"type": "ryukyoku"}, ron) == "ron read as ryukyoku"
+    assert _result_error({"type": "hora", "actor": 1, "target": 1}, ron) == "ron read as tsumo"
+    assert _result_error(ron, {"type": "hora", "actor": 2, "target": 2}) == "tsumo read as ron"
+    assert _result_error({"type": "hora", "actor": 0, "target": 3}, ron) == "ron: other seat"
