@@ -64,10 +64,17 @@ class DoraReader:
             place.votes[self._code(cid)] += conf
             place.run += 1
             place.indicator = place.indicator or (place.run >= self.cfg.dora_reads and not place.barred)
-        for e, u in zip(down.edge.tolist(), down.u.tolist()):
-            place = self._dora_place(k, e, u)
-            if place is not None and id(place) not in seen:
-                place.run, place.barred = 0, False
+        places = k.dora_places
+        if not len(down) or not places:
+            return
+        # each back resets the first place it lies at (the wall's backs, all at once)
+        near = (down.edge[:, None] == np.array([p.edge for p in places])[None]) & (
+            np.abs(down.u[:, None] - np.array([p.u for p in places])[None]) < self.cfg.match_mm
+        )
+        hit = np.zeros(len(places), bool)
+        hit[near.argmax(axis=1)[near.any(axis=1)]] = True
+        for place in (p for p, h in zip(places, hit.tolist(), strict=True) if h and id(p) not in seen):
+            place.run, place.barred = 0, False
 
     def _dora_place(self, k: Kyoku, edge: int, u: float) -> DoraPlace | None:
         return next((p for p in k.dora_places if p.edge == edge and abs(p.u - u) < self.cfg.match_mm), None)
