@@ -14,14 +14,13 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import json
 import sys
 from collections import Counter
 from pathlib import Path
 
-import cv2
 import numpy as np
 
+from datasets.clip_stills import synth_keyframes
 from models.data import load_coco
 from models.metrics import Counts, count_image, greedy_match, iou_matrix
 from tracker.figures import emit_figures
@@ -31,24 +30,11 @@ from vision.reader_options import add_reader_argument, reader_choice
 
 def frames_from_synth(folder: Path, count: int):
     """Yield (image, codes (N,), boxes (N, 4), angles (N,)) for ``count`` keyframes of a synth clip."""
-    truth = json.loads((folder / "truth.json").read_text())
-    keyframes = [k for k in truth["keyframes"] if k["tiles"]]
-    picks = [keyframes[i] for i in np.linspace(0, len(keyframes) - 1, min(count, len(keyframes))).astype(int)]
-    wanted = {k["frame"]: k for k in picks}
-    video = cv2.VideoCapture(str(folder / "video.mp4"))
-    index = 0
-    while wanted:
-        ok, frame = video.read()
-        if not ok:
-            break
-        if index in wanted:
-            tiles = wanted.pop(index)["tiles"]
-            codes = np.asarray([t["code"] for t in tiles], dtype=object)
-            boxes = np.asarray([t["box"] for t in tiles], np.float32).reshape(-1, 4)
-            angles = (np.round(np.asarray([t["angle"] for t in tiles], float) / 90).astype(int) % 4) * 90
-            yield frame, codes, boxes, angles
-        index += 1
-    video.release()
+    for frame, tiles in synth_keyframes(folder, picks=count):
+        codes = np.asarray([t["code"] for t in tiles], dtype=object)
+        boxes = np.asarray([t["box"] for t in tiles], np.float32).reshape(-1, 4)
+        angles = (np.round(np.asarray([t["angle"] for t in tiles], float) / 90).astype(int) % 4) * 90
+        yield frame, codes, boxes, angles
 
 
 def frames_from_coco(path: Path, count: int):
