@@ -105,6 +105,7 @@ class Kyoku:
     lift_gap: list[list[bool]] = field(default_factory=lambda: [[] for _ in range(4)])
     lift_base: list[int | None] = field(default_factory=lambda: [None] * 4)  # standing at the first look
     armed_u: list[float] = field(default_factory=lambda: [0.0] * 4)  # u of the row's right end when armed
+    armed_at: list[int] = field(default_factory=lambda: [-1] * 4)  # frame of the look that armed it
     # the standing row's right end measured from the pixels (``vision.hand_rows``), mm, per edge:
     # on a still read with the hand as the record has it before a draw (NaN: not seen), on a
     # still read holding its draw, and on each moving frame since that read (the discard's lift)

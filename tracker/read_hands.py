@@ -205,6 +205,7 @@ class HandReader:
         elif apart and (armed is None or n >= armed):
             k.armed[e] = n
             k.armed_u[e] = float(np.sort(u)[-2])
+            k.armed_at[e] = self._frame
         return apart
 
     def _hand_shapes(self, view: TableView) -> list[tuple[int, bool] | None]:
@@ -450,7 +451,11 @@ class HandReader:
         # a drawn tile seen in the winner's hand (its draw read, or a tile set apart in the hand
         # of the seat whose turn it is to draw) makes it tsumo; a gap in another seat's short
         # hand is the detector's, not a draw
-        drew = k.drew[e] or (k.armed[e] is not None and (_next_to_draw(k, e) or k.after_call == e))
+        drew = k.drew[e] or (
+            k.armed[e] is not None
+            and (_next_to_draw(k, e) or k.after_call == e)
+            and not self._armed_before_last_discard(k, e)
+        )
         if k.last_kakan is not None and k.last_kakan[0] != e and not drew:
             src, pai, frame = k.last_kakan
             if k.ron_on is None:  # (a second winner on the same kakan: retracted once)
@@ -472,6 +477,16 @@ class HandReader:
             )
         else:
             out.append(lambda seat, e=e, h=codes: ev.Hora(actor=seat(e), target=seat(e), hand=h))
+
+    @staticmethod
+    def _armed_before_last_discard(k: Kyoku, e: int) -> bool:
+        """A tile seen apart in ``e``'s row before the last discard was read is no draw of this
+        turn: a draw starts after the discard lands. (A ron by the next seat was read as tsumo on
+        such a look: a stray detection at the row's end, or a row mid-motion, armed it earlier.)"""
+        if k.last_discard is None or k.last_discard[0] == e:
+            return False
+        src, index = k.last_discard
+        return k.armed_at[e] < k.rivers[src][index].frame
 
     @staticmethod
     def _no_replacement(src: int, frame: int) -> EventFactory:
