@@ -15,17 +15,6 @@ from tracker.results import judge_result
 from tracker.zones import HAND, WALL, TableView, assign
 from vision.hand_rows import NOMINAL_PITCH_MM, PITCH_RANGE
 
-ROW_END_MM = 3.0  # two moving frames whose measured row ends are this close agree on it
-DRAWN_GAP_MM = 9.0  # between a row and its drawn tile, where the row before the draw was not measured
-ROW_TRACE_FRAMES = 600  # moving frames of a held draw's row ends kept (a long think)
-# a row seen holding its draw while moving: its end this far (mm) right of the row's end before the
-# draw and a tile's pitch (the drawn tile's gap, with the measure's slack)
-HOLD_GAP_MM = (3.0, 15.0)
-# moving frames after the row's end leaves where it held within which the end seen tells the lift
-# (a discard's carry at 30 frames a second, the quickest play); later it is the hand after the discard
-EARLY_FRAMES = 6
-REACH_MM = 30.0  # the row's end seen this far past its held end as the arm comes: the drawn tile reached for
-
 
 class RowEvidence(NamedTuple):
     """One read of a standing row: tiles (the one apart included), a drawn tile apart, holes (tiles
@@ -88,12 +77,12 @@ class HandReader:
             trace = k.row_trace[e]
             trace.append(float(ends[e]))
             if not np.isnan(k.row_hold_end[e]):
-                del trace[:-ROW_TRACE_FRAMES]
+                del trace[: -self.cfg.row_trace_frames]
                 continue
             del trace[:-2]
             over = np.array(trace) - k.row_plain_end[e] - self._row_pitch(e)
-            if len(over) == 2 and np.all((over > HOLD_GAP_MM[0]) & (over < HOLD_GAP_MM[1])):
-                if abs(over[1] - over[0]) <= ROW_END_MM:
+            if len(over) == 2 and np.all((over > self.cfg.hold_gap_mm[0]) & (over < self.cfg.hold_gap_mm[1])):
+                if abs(over[1] - over[0]) <= self.cfg.row_end_mm:
                     k.row_hold_end[e] = trace[-1]
                     k.row_trace[e] = []
 
@@ -126,7 +115,7 @@ class HandReader:
             k.row_plain_end[e] = end
             return
         over = end - k.row_plain_end[e] - self._row_pitch(e)  # (NaN: no plain end yet)
-        longer = HOLD_GAP_MM[0] < over < HOLD_GAP_MM[1]
+        longer = self.cfg.hold_gap_mm[0] < over < self.cfg.hold_gap_mm[1]
         if in_turn and (measured == plain + 1 or longer):
             if k.cand_river[e]:
                 return  # its discard seen landing, to be confirmed: the lift is over, keep its trace
@@ -153,11 +142,11 @@ class HandReader:
         leaves the drawn tile standing apart, the end right of that. The drawn tile seen apart
         on two frames in a row is tedashi, whatever came before (an arm over the row's end
         shows anything). Else the first frame off the held end that shows either decides
-        (one frame of a tile apart not surely), if it comes within ``EARLY_FRAMES``: the drawn
+        (one frame of a tile apart not surely), if it comes within ``early_frames``: the drawn
         tile leaves at once in a tsumogiri, while a tedashi hand takes its drawn tile in only
         once the discard has landed, ending then where a tsumogiri one does. Where an arm hid
         the lift, where the reach went says it, not surely: a hand reaching for the drawn tile
-        at the row's end covers well past it (``REACH_MM``), one reaching into the row little;
+        at the row's end covers well past it (``reach_mm``), one reaching into the row little;
         so does it against one frame of a tile apart (an arm sweeping past the row's end)."""
         hold, plain = k.row_hold_end[e], k.row_plain_end[e]
         trace = np.array(k.row_trace[e])
@@ -166,16 +155,16 @@ class HandReader:
         pitch = self._row_pitch(e)
         gap = hold - pitch - plain
         if np.isnan(plain) or not 0 < gap < pitch:
-            plain, gap = hold - pitch - DRAWN_GAP_MM, DRAWN_GAP_MM
+            plain, gap = hold - pitch - self.cfg.drawn_gap_mm, self.cfg.drawn_gap_mm
         apart = (trace > plain + gap / 2) & (trace < hold - pitch / 2)  # (NaN: neither)
         gone = np.abs(trace - plain) < gap / 2
-        if np.any(apart[1:] & apart[:-1] & (np.abs(np.diff(trace)) <= ROW_END_MM)):
+        if np.any(apart[1:] & apart[:-1] & (np.abs(np.diff(trace)) <= self.cfg.row_end_mm)):
             return False, True
-        moved = np.nonzero(~(np.abs(trace - hold) <= ROW_END_MM))[0]
+        moved = np.nonzero(~(np.abs(trace - hold) <= self.cfg.row_end_mm))[0]
         told = np.nonzero(apart | gone)[0]
         reach = trace[moved[0] : moved[0] + 2] if len(moved) else trace[:0]
-        far = bool(np.nanmax(reach) - hold > REACH_MM) if np.any(~np.isnan(reach)) else None
-        if len(told) and told[0] - moved[0] <= EARLY_FRAMES:
+        far = bool(np.nanmax(reach) - hold > self.cfg.reach_mm) if np.any(~np.isnan(reach)) else None
+        if len(told) and told[0] - moved[0] <= self.cfg.early_frames:
             if gone[told[0]]:
                 return True, True
             return bool(far), False  # one frame apart: an arm sweeping past, if it reached far

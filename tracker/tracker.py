@@ -70,6 +70,17 @@ class TrackerConfig(BaseModel):
     retract_after: int = 4  # still reads that contradict a discard before it is retracted
     lift_stride: int = 1  # read a moving hand that holds a drawn tile every this many frames
     draw_stride: int = 3  # read the moving hand of the seat about to draw every this many frames
+    # the standing row's right end measured from the pixels through a discard's lift (tsumogiri):
+    row_end_mm: float = 3.0  # two moving frames whose measured row ends are this close agree on it
+    drawn_gap_mm: float = 9.0  # row to drawn tile, where the row before the draw was not measured
+    row_trace_frames: int = 600  # moving frames of a held draw's row ends kept (a long think)
+    # a row seen holding its draw while moving: its end this far (mm) right of the row's end before
+    # the draw and a tile's pitch (the drawn tile's gap, with the measure's slack)
+    hold_gap_mm: tuple[float, float] = (3.0, 15.0)
+    # moving frames after the row's end leaves where it held within which the end seen tells the
+    # lift (a discard's carry at 30 frames a second, the quickest play); later it is the hand after
+    early_frames: int = 6
+    reach_mm: float = 30.0  # the row's end this far past its held end as the arm comes: a reach
     lift_votes: int = 2  # the first looks mid-discard: all must see the drawn tile gone (tsumogiri)
     cleared_reads: int = 3  # a fresh deal seen this many reads in a row ends a kyoku with no result
     vanished_frames: int = 60  # a river tile seen once and gone may be a call's this long after
