@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 RECIPE = Path(__file__).resolve().parents[2] / "models" / "recipe.sh"
+VIDEO_RECIPE = RECIPE.with_name("recipe_video.sh")
 FAKE_PYTHON = """#!/bin/sh
 echo "$*" >> "$CALLS"
 case "$*" in *"$FAIL"*) exit 3;; esac
@@ -19,7 +20,7 @@ exit 0
 pytestmark = pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
 
 
-def _run(tmp_path: Path, fail: str) -> tuple[subprocess.CompletedProcess, list[str]]:
+def _run(tmp_path: Path, fail: str, recipe: Path = RECIPE) -> tuple[subprocess.CompletedProcess, list[str]]:
     fake = tmp_path / "python"
     fake.write_text(FAKE_PYTHON)
     fake.chmod(0o755)
@@ -27,7 +28,7 @@ def _run(tmp_path: Path, fail: str) -> tuple[subprocess.CompletedProcess, list[s
     calls.touch()
     env = os.environ | {"PYTHON": str(fake), "CALLS": str(calls), "FAIL": fail}
     done = subprocess.run(
-        ["bash", str(RECIPE), str(tmp_path / "work")],
+        ["bash", str(recipe), str(tmp_path / "work")],
         cwd=RECIPE.parents[1],
         env=env,
         capture_output=True,
@@ -61,3 +62,19 @@ def test_a_failed_background_step_stops_the_recipe(tmp_path, fail, not_run):
     assert done.returncode != 0
     assert "failed" in done.stderr.splitlines()[-1]
     assert not not_run & set(modules)
+
+
+def test_the_video_stage_renders_cuts_trains_and_quantizes_in_order(tmp_path):
+    done, modules = _run(tmp_path, fail="no step matches this", recipe=VIDEO_RECIPE)
+    assert done.returncode == 0, done.stderr
+    assert modules[:2] == ["datasets.train_clips"] * 2  # two workers
+    assert modules[2:4] == ["tracker.cli", "datasets.clip_stills"]
+    assert sorted(modules[4:6]) == ["models.train", "models.train_reader"]
+    assert modules[6:] == ["models.quantize", "models.quantize"]
+
+
+@pytest.mark.parametrize("fail", ["worker 1/2", "clip-stills --every", "reader3"])
+def test_a_failed_step_of_the_video_stage_stops_it(tmp_path, fail):
+    done, modules = _run(tmp_path, fail, recipe=VIDEO_RECIPE)
+    assert done.returncode != 0
+    assert "models.quantize" not in modules
