@@ -23,6 +23,7 @@ import cv2
 import numpy as np
 from tqdm import tqdm
 
+from datasets.stills import write_annotations
 from tracker import tiles
 
 
@@ -99,16 +100,8 @@ def write_clip_stills(clips: list[Path], out_dir: Path, every: int = 2, quality:
                 }
             )
             annotations += coco_annotations(tile_list, k, len(annotations))
-    coco = {
-        "info": {"description": "mjmon keyframes of rendered clips", "clips": [c.name for c in clips]},
-        "images": images,
-        "annotations": annotations,
-        "categories": [{"id": i, "name": c} for i, c in enumerate(tiles.MODEL_CLASSES)],
-        "classes": list(tiles.MODEL_CLASSES),
-    }
-    partial = out_dir / "annotations.json.part"
-    partial.write_text(json.dumps(coco, separators=(",", ":")))
-    partial.replace(out_dir / "annotations.json")
+    info = {"description": "mjmon keyframes of rendered clips", "clips": [c.name for c in clips]}
+    coco = write_annotations(out_dir, info, images, annotations)
     return coco
 
 

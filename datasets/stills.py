@@ -255,16 +255,19 @@ def write_coco(
         if progress is not None:
             progress(1)
         if (k + 1) % flush_every == 0 or k + 1 == count:
-            coco = _write_annotations(out_dir, maker, images, annotations)
+            info = {
+                "description": "mjmon rendered training stills",
+                "tilesets": [t.name for t in maker.tilesets],
+            }
+            coco = write_annotations(out_dir, info, images, annotations)
     return coco
 
 
-def _write_annotations(out_dir: Path, maker: StillMaker, images: list, annotations: list) -> dict:
+def write_annotations(out_dir: Path, info: dict, images: list, annotations: list) -> dict:
+    """``annotations.json`` (COCO, with a ``classes`` list), written atomically: a reader never
+    sees half a file."""
     coco = {
-        "info": {
-            "description": "mjmon rendered training stills",
-            "tilesets": [t.name for t in maker.tilesets],
-        },
+        "info": info,
         "images": images,
         "annotations": annotations,
         "categories": [{"id": i, "name": c} for i, c in enumerate(tiles.MODEL_CLASSES)],

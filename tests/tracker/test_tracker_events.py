@@ -589,34 +589,34 @@ def test_a_gap_seen_in_a_waiting_hand_does_not_make_its_ron_a_tsumo():
     assert [(e.actor, e.target, e.pai) for e in hora] == [(3, 1, "9s")]
 
 
-def test_a_tile_apart_seen_before_the_last_discard_does_not_make_the_next_seats_ron_a_tsumo():
-    # seat 2 (next to draw after seat 1's 9s) showed a tile apart while seat 1 was still playing;
-    # it laid its hand open on the 9s without drawing: a ron on seat 1
+def _next_seat_wins(apart_before_discard: bool) -> list:
+    """Seat 0 discards 1m, seat 1 a 9s; seat 2 (next to draw) shows a tile apart in its row, before
+    the 9s is read or after it, then lays its hand open. Returns the hora events."""
     s = _started()
     first = (0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "1m", False)
     nine = (1, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "9s", False)
+    apart = {2: _hand(2, 13, drawn=True)}
     s.read(_rows([first], {}), 10)
     s.read(_rows([first], {}), 11)
-    s.read(_rows([first], {2: _hand(2, 13, drawn=True)}), 12)
-    assert s.tracker.kyoku.armed[2] is not None
+    if apart_before_discard:
+        s.read(_rows([first], apart), 12)
+        assert s.tracker.kyoku.armed[2] is not None
     s.read(_rows([first, nine], {}), 15)
     s.read(_rows([first, nine], {}), 16)
+    if not apart_before_discard:
+        s.read(_rows([first, nine], apart), 18)
     s.read(_rows([first, nine], {2: _open_hand(2, "123m456p789s11z999s")}), 20)
-    hora = [e for e in s.events if e.type == "hora"]
+    return [e for e in s.events if e.type == "hora"]
+
+
+def test_a_tile_apart_seen_before_the_last_discard_does_not_make_the_next_seats_ron_a_tsumo():
+    # a stray detection at the row's end while seat 1 still played: the win on the 9s is a ron
+    hora = _next_seat_wins(apart_before_discard=True)
     assert [(e.actor, e.target, e.pai) for e in hora] == [(2, 1, "9s")]
 
 
 def test_the_next_seats_tile_apart_after_the_last_discard_is_its_draw_tsumo():
-    s = _started()
-    first = (0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "1m", False)
-    nine = (1, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "9s", False)
-    s.read(_rows([first], {}), 10)
-    s.read(_rows([first], {}), 11)
-    s.read(_rows([first, nine], {}), 15)
-    s.read(_rows([first, nine], {}), 16)
-    s.read(_rows([first, nine], {2: _hand(2, 13, drawn=True)}), 18)
-    s.read(_rows([first, nine], {2: _open_hand(2, "123m456p789s11z999s")}), 20)
-    hora = [e for e in s.events if e.type == "hora"]
+    hora = _next_seat_wins(apart_before_discard=False)
     assert [(e.actor, e.target) for e in hora] == [(2, 2)]
 
 
