@@ -2,7 +2,8 @@
 
     nice -n 15 python -m tracker.evaluate_set render SETDIR [--quick] [--size WxH] [--pace P]
         [--hanchan-size WxH]
-    python -m tracker.evaluate_set score SETDIR [--quick] [--model M | --oracle] [--no-analyze] [--jobs N]
+    python -m tracker.evaluate_set score SETDIR [--quick] [--model M [--reader R | --no-reader] | --oracle]
+        [--no-analyze] [--jobs N]
 
 ``render`` plans the set (``SETDIR/plan.json``, written once and reused): one clip per log in
 ``../shared/data/logs/tenhou6/`` with faults of every kind in DESIGN.md staged on them (two per
@@ -37,7 +38,7 @@ from pydantic import BaseModel
 
 from datasets.synth.faults import KINDS
 from vision.detection_cache import file_md5
-from vision.reader_options import DEFAULT_READER
+from vision.reader_options import DEFAULT_READER, add_reader_argument, reader_choice
 
 REPO = Path(__file__).resolve().parents[1]
 TENHOU6 = REPO.parent / "shared" / "data" / "logs" / "tenhou6"
@@ -306,12 +307,12 @@ def cmd_render(args) -> int:
 # --- analysing --------------------------------------------------------------------------------
 
 
-def analysis_key(model: Path | None, oracle: bool) -> str:
-    """``oracle``, or the detector's md5 and, when ``mjmon analyze`` will use it, the reader's."""
+def analysis_key(model: Path | None, oracle: bool, reader: Path | None = DEFAULT_READER) -> str:
+    """``oracle``, or the detector's md5 and, when ``mjmon analyze`` will use one, the reader's."""
     if oracle:
         return "oracle"
-    reader = f"-reader-{file_md5(DEFAULT_READER)[:8]}" if DEFAULT_READER.is_file() else ""
-    return f"model-{file_md5(model)[:8]}{reader}"
+    part = f"-reader-{file_md5(reader)[:8]}" if reader is not None and reader.is_file() else ""
+    return f"model-{file_md5(model)[:8]}{part}"
 
 
 def code_version() -> str:
@@ -341,11 +342,17 @@ def ensure_spec(spec: ClipSpec, tileset: str, clip: Path) -> None:
 
 
 def analyze_clip(
-    clip: Path, out: Path, model: Path | None, oracle: bool, cache: Path | None = None
+    clip: Path,
+    out: Path,
+    model: Path | None,
+    oracle: bool,
+    cache: Path | None = None,
+    reader: Path | None = DEFAULT_READER,
 ) -> float | None:
     """Analyse one rendered clip unless done (a child process, niced, one thread); wall seconds
     taken, or None when it was done already. A failed analysis keeps what it wrote, marked.
-    ``cache``: the clip's detections cache file (``mjmon analyze --detections-cache``)."""
+    ``cache``: the clip's detections cache file (``mjmon analyze --detections-cache``);
+    ``reader``: the tile reader (None: the net alone)."""
     if (out / "summary.json").exists() or (out / "FAILED").exists():
         return None
     partial = out.with_name(out.name + ".partial")
@@ -354,6 +361,10 @@ def analyze_clip(
     else:
         cmd = [sys.executable, "-m", "tracker.cli", "analyze", str(clip / "video.mp4"), "--out", str(partial)]
         cmd += ["--model", str(model)]
+        if reader is None:
+            cmd += ["--no-reader"]
+        elif reader != DEFAULT_READER:
+            cmd += ["--reader", str(reader)]
         if cache is not None:
             cmd += ["--detections-cache", str(cache)]
     env = {**os.environ, "OMP_NUM_THREADS": "1", "PYTHONPATH": str(REPO)}
@@ -712,7 +723,13 @@ def markdown(result: dict) -> str:
 
 
 def analyze_all(
-    paths: list, tileset: str, model: Path | None, oracle: bool, jobs: int, cache_dir: Path | None = None
+    paths: list,
+    tileset: str,
+    model: Path | None,
+    oracle: bool,
+    jobs: int,
+    cache_dir: Path | None = None,
+    reader: Path | None = DEFAULT_READER,
 ) -> None:
     """Analyse the clips not analysed yet, ``jobs`` child processes at a time (each one thread);
     with ``cache_dir``, each clip's detections are kept there as NAME.npz and reused."""
@@ -722,7 +739,7 @@ def analyze_all(
         if oracle:
             ensure_spec(spec, tileset, clip)
         cache = None if cache_dir is None or oracle else cache_dir / f"{spec.name}.npz"
-        return analyze_clip(clip, out, model, oracle, cache)
+        return analyze_clip(clip, out, model, oracle, cache, reader)
 
     with ThreadPoolExecutor(max(1, jobs)) as pool:
         running = {pool.submit(one, *p): p[0].name for p in paths}
@@ -740,7 +757,8 @@ def cmd_score(args) -> int:
         return 2
     plan = Plan.model_validate_json(plan_path.read_text())
     model = None if args.oracle else Path(args.model or REPO / "models" / "tiles.onnx")
-    key = analysis_key(model, args.oracle)
+    reader = reader_choice(args)
+    key = analysis_key(model, args.oracle, reader)
     root = setdir / "analysis" / key
     if args.analysis_dir is not None:  # an analysis of this code apart from the cached ones
         root, key = args.analysis_dir, args.analysis_dir.name
@@ -750,8 +768,8 @@ def cmd_score(args) -> int:
     paths = [(spec, setdir / "clips" / spec.name, root / spec.name) for spec in rendered]
     if not args.no_analyze:
         cache = args.cache_detections and not args.oracle
-        cache_dir = setdir / "detections" / analysis_key(model, False) if cache else None
-        analyze_all(paths, plan.tileset, model, args.oracle, args.jobs, cache_dir)
+        cache_dir = setdir / "detections" / analysis_key(model, False, reader) if cache else None
+        analyze_all(paths, plan.tileset, model, args.oracle, args.jobs, cache_dir, reader)
     scored = [score_clip(spec, clip, out) for spec, clip, out in paths if out.exists()]
     result = {
         "meta": {
@@ -761,9 +779,7 @@ def cmd_score(args) -> int:
             if args.oracle
             else f"{model} md5 {file_md5(model)}"
             + (
-                f", reader {DEFAULT_READER} md5 {file_md5(DEFAULT_READER)}"
-                if DEFAULT_READER.is_file()
-                else ""
+                f", reader {reader} md5 {file_md5(reader)}" if reader is not None and reader.is_file() else ""
             ),
             "clips_planned": len(specs),
             "clips_scored": len(scored),
@@ -806,6 +822,7 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument("setdir", type=Path)
     s.add_argument("--quick", action="store_true", help="only the few clips of the quick subset")
     s.add_argument("--model", help="tile model (default: models/tiles.onnx)")
+    add_reader_argument(s)
     s.add_argument("--oracle", action="store_true", help="truth readings (tests.tracker.oracle) instead")
     s.add_argument("--no-analyze", action="store_true", help="score the analyses there are, run none")
     s.add_argument("--jobs", type=int, default=1, help="clips analysed at once (default 1)")

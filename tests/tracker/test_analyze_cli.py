@@ -36,6 +36,26 @@ def test_missing_model_fails_in_one_line(tmp_path, capsys):
     assert code == 2 and "model file not found" in err and len(err.splitlines()) == 1
 
 
+def test_a_named_reader_that_is_missing_fails_in_one_line(tmp_path, capsys):
+    from tracker.commands.analyze import SAMPLE_CLIP
+
+    missing = tmp_path / "no-reader.onnx"
+    code = main(["analyze", str(SAMPLE_CLIP), "--reader", str(missing), "--out", str(tmp_path / "o")])
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and str(missing) in err and len(err.splitlines()) == 1
+
+
+def test_the_reader_options_reach_the_detector():
+    from tracker.cli import build_parser
+    from vision.reader_options import DEFAULT_READER, reader_choice
+
+    for command in (["analyze", "v.mp4"], ["demo"], ["calibrate", "v.mp4", "--out", "c.json"]):
+        parser = build_parser()
+        assert reader_choice(parser.parse_args(command)) == DEFAULT_READER
+        assert reader_choice(parser.parse_args([*command, "--no-reader"])) is None
+        assert str(reader_choice(parser.parse_args([*command, "--reader", "r.onnx"]))) == "r.onnx"
+
+
 def test_no_table_in_view_fails_clearly(tmp_path, capsys):
     clip = tmp_path / "noise.mp4"
     _still_clip(clip)
@@ -88,7 +108,7 @@ def test_cut_video_writes_what_it_saw_then_fails_in_one_line(tmp_path, capsys, m
     cut = tmp_path / "cut.mp4"
     cut.write_bytes(whole.read_bytes()[: int(whole.stat().st_size * 0.4)])
 
-    monkeypatch.setattr(analyze, "_load_detector", lambda model: _NoTiles())
+    monkeypatch.setattr(analyze, "_load_detector", lambda model, reader=None: _NoTiles())
     monkeypatch.setattr("vision.detection_cache.detector_identity", lambda detector: "no tiles")
     out = tmp_path / "out"
     # a detections cache that cannot be written (a directory) is one line, and loses nothing

@@ -85,11 +85,12 @@ def test_analyze_all_runs_every_clip_once_across_jobs(monkeypatch, tmp_path):
 
     import tracker.evaluate_set as es
 
-    seen, specs_written, lock = [], [], threading.Lock()
+    seen, specs_written, readers, lock = [], [], [], threading.Lock()
 
-    def fake_analyze(clip, out, model, oracle, cache=None):
+    def fake_analyze(clip, out, model, oracle, cache=None, reader=es.DEFAULT_READER):
         with lock:
             seen.append((clip.name, out.name, model, oracle, cache))
+            readers.append(reader)
         return 1.0
 
     monkeypatch.setattr(es, "analyze_clip", fake_analyze)
@@ -107,6 +108,42 @@ def test_analyze_all_runs_every_clip_once_across_jobs(monkeypatch, tmp_path):
     seen.clear()
     es.analyze_all(paths[:2], "art", Path("m.onnx"), oracle=False, jobs=1, cache_dir=tmp_path / "det")
     assert sorted(cache for *_, cache in seen) == [tmp_path / "det" / "c0.npz", tmp_path / "det" / "c1.npz"]
+    assert set(readers) == {es.DEFAULT_READER}
+    es.analyze_all(paths[:1], "art", Path("m.onnx"), oracle=False, jobs=1, reader=None)
+    assert readers[-1] is None  # --no-reader reaches every clip
+
+
+def test_analyze_clip_names_the_reader_unless_it_is_the_bundled_one(monkeypatch, tmp_path):
+    import subprocess
+
+    import tracker.evaluate_set as es
+
+    commands = []
+
+    def fake_run(cmd, **kw):
+        commands.append(cmd)
+        return subprocess.CompletedProcess(cmd, 0, "", "")
+
+    monkeypatch.setattr(es, "code_version", lambda: "abc1234")
+    monkeypatch.setattr(es.subprocess, "run", fake_run)
+    for n, reader in enumerate((es.DEFAULT_READER, None, Path("r.onnx"))):
+        es.analyze_clip(tmp_path / "clip", tmp_path / f"out{n}", Path("m.onnx"), False, reader=reader)
+    default, none, named = commands
+    assert "--reader" not in default and "--no-reader" not in default
+    assert "--no-reader" in none
+    assert named[named.index("--reader") + 1] == "r.onnx"
+
+
+def test_the_analysis_key_names_the_reader_used(tmp_path):
+    import tracker.evaluate_set as es
+
+    model, reader = tmp_path / "m.onnx", tmp_path / "r.onnx"
+    model.write_bytes(b"net")
+    reader.write_bytes(b"reader")
+    key = es.analysis_key(model, False, reader)
+    assert key == f"model-{es.file_md5(model)[:8]}-reader-{es.file_md5(reader)[:8]}"
+    assert es.analysis_key(model, False, None) == f"model-{es.file_md5(model)[:8]}"
+    assert es.analysis_key(model, True, reader) == "oracle"
 
 
 def test_score_analyses_into_and_scores_a_named_directory(monkeypatch, tmp_path):

@@ -5,18 +5,22 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from vision.reader_options import DEFAULT_READER, add_reader_argument, reader_choice
+
 SAMPLE_CLIP = Path(__file__).resolve().parents[1] / "samples" / "demo-kyoku" / "video.mp4"
 
 
-def _load_detector(model: str | None):
+def _load_detector(model: str | None, reader: Path | None = DEFAULT_READER):
+    """``reader``: the tile reader's file, None for the net alone (``--reader`` / ``--no-reader``)."""
     from tracker.commands import CommandError
     from vision.detector import DEFAULT_MODEL, ModelError, TileDetector
 
     path = Path(model) if model else DEFAULT_MODEL
     try:
-        return TileDetector(path, threads=1)
+        return TileDetector(path, threads=1, reader_path=reader)
     except ModelError as err:
-        raise CommandError(f"{err} (the tile model lands with issue 4; or pass --model FILE)") from None
+        hint = "pass --no-reader" if reader is not None and str(reader) in str(err) else "pass --model FILE"
+        raise CommandError(f"{err} ({hint})") from None
 
 
 def _calibration(video_path: str, calib: str | None):
@@ -36,6 +40,7 @@ def run_analyze(
     calib: str | None,
     model: str | None,
     detections_cache: str | None = None,
+    reader: Path | None = DEFAULT_READER,
 ) -> int:
     from tracker.commands import CommandError
     from tracker.run import analyze_video, summary_text, write_outputs
@@ -47,7 +52,7 @@ def run_analyze(
     except VideoError as err:
         raise CommandError(str(err)) from None
     calibration = _calibration(video_path, calib)
-    detector = _load_detector(model)
+    detector = _load_detector(model, reader)
     if detections_cache:
         from vision.detection_cache import CachedDetector, detector_identity
 
@@ -98,11 +103,13 @@ def _report_hook(out_dir: Path, rules: str, source: str) -> None:
 
 
 def _cmd_analyze(args: argparse.Namespace) -> int:
-    return run_analyze(args.video, args.out, args.rules, args.calib, args.model, args.detections_cache)
+    return run_analyze(
+        args.video, args.out, args.rules, args.calib, args.model, args.detections_cache, reader_choice(args)
+    )
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:
-    return run_analyze(str(SAMPLE_CLIP), args.out, "mleague", None, args.model)
+    return run_analyze(str(SAMPLE_CLIP), args.out, "mleague", None, args.model, reader=reader_choice(args))
 
 
 def _cmd_calibrate(args: argparse.Namespace) -> int:
@@ -115,7 +122,9 @@ def _cmd_calibrate(args: argparse.Namespace) -> int:
         raise CommandError(str(err)) from None
     edge = None
     if args.find_dealer:
-        edge = _first_discard_edge(args.source, calibration, args.model, args.scan_seconds)
+        edge = _first_discard_edge(
+            args.source, calibration, args.model, args.scan_seconds, reader_choice(args)
+        )
         if edge is not None:
             calibration = calibration.model_copy(update={"seat0_edge": EDGES[edge]})
     calibration.save(args.out)
@@ -130,12 +139,14 @@ def _cmd_calibrate(args: argparse.Namespace) -> int:
     return 0
 
 
-def _first_discard_edge(source: str, calibration, model: str | None, seconds: float) -> int | None:
+def _first_discard_edge(
+    source: str, calibration, model: str | None, seconds: float, reader: Path | None = DEFAULT_READER
+) -> int | None:
     """Watch the start of the video until the first discard lands: its edge is seat 0's."""
     from tracker.tracker import TableTracker
     from vision.video import VideoSource
 
-    tracker = TableTracker(calibration, _load_detector(model))
+    tracker = TableTracker(calibration, _load_detector(model, reader))
     video = VideoSource(source)
     limit = int(seconds * video.info.fps)
     for frame, t, image in video:
@@ -153,6 +164,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--calib", help="calibration file from mjmon calibrate (default: find the table)")
     p.add_argument("--out", default="mjmon-analysis", help="output directory")
     p.add_argument("--model", help="tile model (default: models/tiles.onnx)")
+    add_reader_argument(p)
     p.add_argument(
         "--detections-cache",
         metavar="FILE",
@@ -164,6 +176,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("demo", help="analyse the sample clip shipped with mjmon")
     p.add_argument("--out", default="mjmon-demo", help="output directory")
     p.add_argument("--model", help="tile model (default: models/tiles.onnx)")
+    add_reader_argument(p)
     p.set_defaults(func=_cmd_demo)
 
     p = subparsers.add_parser("calibrate", help="find the table and seat edges in a video; save them")
@@ -179,4 +192,5 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--scan-seconds", type=float, default=120.0, help="how long to watch for the first discard"
     )
     p.add_argument("--model", help="tile model (default: models/tiles.onnx)")
+    add_reader_argument(p)
     p.set_defaults(func=_cmd_calibrate)
