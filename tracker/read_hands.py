@@ -91,7 +91,7 @@ class HandReader:
         own to make: the hand holds, or will hold, a tile apart."""
         if np.isnan(k.row_plain_end[e]):
             return False
-        return k.drew[e] or k.after_call == e or _next_to_draw(k, e)
+        return _in_turn(k, e)
 
     def _note_row_end(self, k: Kyoku, e: int) -> None:
         """A still read of edge ``e``'s row measured from the pixels: its right end as the record
@@ -107,7 +107,7 @@ class HandReader:
         plain = held - 1 if held % 3 == 2 else held
         if plain % 3 != 1:
             return
-        in_turn = k.drew[e] or k.after_call == e or _next_to_draw(k, e)
+        in_turn = _in_turn(k, e)
         if not in_turn and held == plain:
             k.row_plain_end[e] = end
             return
@@ -441,9 +441,7 @@ class HandReader:
         # of the seat whose turn it is to draw) makes it tsumo; a gap in another seat's short
         # hand is the detector's, not a draw
         drew = k.drew[e] or (
-            k.armed[e] is not None
-            and (_next_to_draw(k, e) or k.after_call == e)
-            and not self._armed_before_last_discard(k, e)
+            k.armed[e] is not None and _in_turn(k, e) and not self._armed_before_last_discard(k, e)
         )
         if k.last_kakan is not None and k.last_kakan[0] != e and not drew:
             src, pai, frame = k.last_kakan
@@ -500,6 +498,11 @@ class HandReader:
             codes = [self._code(int(c)) for c in up.select(np.argsort(up.u)).class_ids.tolist()]
             k.winners.add(e)
             out.append(lambda seat, e=e, h=codes: ev.Hora(actor=seat(e), target=seat(src), pai=pai, hand=h))
+
+
+def _in_turn(k: Kyoku, e: int) -> bool:
+    """Is the play edge ``e``'s: it drew, it called, or it is next to draw?"""
+    return k.drew[e] or k.after_call == e or _next_to_draw(k, e)
 
 
 def _next_to_draw(k: Kyoku, e: int) -> bool:
