@@ -105,6 +105,14 @@ def write_clip_stills(clips: list[Path], out_dir: Path, every: int = 2, quality:
     return coco
 
 
+def _has_keyframes(path: Path) -> bool:
+    try:
+        doc = json.loads(path.read_text())
+    except ValueError:
+        return False
+    return isinstance(doc, dict) and isinstance(doc.get("keyframes"), list)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m datasets.clip_stills", description=__doc__.split("\n")[0])
     ap.add_argument("clips", nargs="+", type=Path, help="folders of mjmon synth (video.mp4 + truth.json)")
@@ -115,6 +123,13 @@ def main(argv: list[str] | None = None) -> int:
     if missing:
         print(f"clip_stills: not a rendered clip (video.mp4 + truth.json): {missing[0]}", file=sys.stderr)
         return 2
+    for clip in args.clips:  # before anything is written: a broken truth file names its clip
+        if not _has_keyframes(clip / "truth.json"):
+            print(
+                f"clip_stills: {clip / 'truth.json'}: not a synth truth file (no keyframes list)",
+                file=sys.stderr,
+            )
+            return 2
     coco = write_clip_stills(args.clips, args.out, args.every)
     print(f"wrote {len(coco['images'])} frames, {len(coco['annotations'])} tiles to {args.out}")
     return 0

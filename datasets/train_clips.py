@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from datasets.synth.pipeline import SynthRequest, synthesize
-from tracker.logs import load_log
+from tracker.logs import LogError, load_log
 
 CAMERAS = ("low", "low", "tilted", "overhead")  # the low camera is where faces are hardest to read
 SIZES = ((1280, 720), (1280, 720), (960, 540))
@@ -61,9 +61,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--worker", default="0/1", help="i/n: render clips i, i+n, i+2n, ...")
     args = ap.parse_args(argv)
     i, _, n = args.worker.partition("/")
+    if not (i.isdigit() and n.isdigit() and int(i) < int(n)):
+        ap.error(f"--worker {args.worker}: expected i/n with 0 <= i < n, e.g. 0/2")
     first, step = int(i), int(n)
+    missing = [t for t in args.tileset if not Path(t).is_dir()]
+    if missing:
+        print(f"train_clips: no such tileset directory: {missing[0]}", file=sys.stderr)
+        return 2
+    try:
+        clips = plan(args.count, args.tileset, args.log, args.seed)
+    except LogError as err:
+        print(f"train_clips: {err}", file=sys.stderr)
+        return 2
     args.out.mkdir(parents=True, exist_ok=True)
-    clips = plan(args.count, args.tileset, args.log, args.seed)
     (args.out / "plan.json").write_text(json.dumps(clips, indent=1))
     for clip in clips[first::step]:
         out = args.out / clip["name"]

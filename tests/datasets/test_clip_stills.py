@@ -40,3 +40,15 @@ def test_keyframe_images_are_the_videos_frames(clip):
 def test_a_folder_that_is_not_a_clip_is_refused(tmp_path, capsys):
     assert main([str(tmp_path), "--out", str(tmp_path / "out")]) == 2
     assert "not a rendered clip" in capsys.readouterr().err
+
+
+def test_a_broken_truth_file_is_named_in_one_line_and_nothing_is_written(tmp_path, capsys):
+    clip = tmp_path / "clip"
+    clip.mkdir()
+    (clip / "video.mp4").write_bytes(b"")
+    (clip / "truth.json").write_text('{"frames": 3')
+    out = tmp_path / "out"
+    assert main([str(clip), "--out", str(out)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert str(clip / "truth.json") in err and len(err.splitlines()) == 1
+    assert not out.exists()

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from datasets.train_clips import CAMERAS, plan
+import pytest
+
+from datasets.train_clips import CAMERAS, main, plan
 from tests.conftest import SAMPLE_LOG
 
 
@@ -17,3 +19,17 @@ def test_plan_is_reproducible_and_uses_only_the_given_art():
     for c in a:
         first, last = c["request"]["kyoku"]
         assert first == last >= 0
+
+
+def test_bad_arguments_fail_in_one_line_before_anything_is_written(tmp_path, capsys):
+    out = tmp_path / "out"
+    base = ["--count", "2", "--out", str(out), "--log", str(SAMPLE_LOG)]
+    assert main([*base, "--tileset", str(tmp_path / "no-art")]) == 2
+    assert "no such tileset directory" in capsys.readouterr().err
+    assert main(["--count", "2", "--out", str(out), "--tileset", str(tmp_path), "--log", "/no.json"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "/no.json" in err and len(err.splitlines()) == 1
+    with pytest.raises(SystemExit):
+        main([*base, "--tileset", str(tmp_path), "--worker", "2/2"])
+    assert "expected i/n" in capsys.readouterr().err
+    assert not out.exists()
