@@ -347,8 +347,12 @@ class HandReader:
         return RowEvidence(measured, bool(rows.apart[e]), 0, 1.0)
 
     def _row_pitch(self, e: int) -> float:
-        """mm a standing tile along edge ``e``'s measured row (calibrated at deals)."""
-        return float(np.median(self._row_pitches[e])) if self._row_pitches[e] else NOMINAL_PITCH_MM
+        """mm a standing tile along edge ``e``'s measured row (calibrated at deals); an edge not
+        calibrated yet takes the other edges' (the same camera stretches every row alike more
+        than the nominal pitch guesses: 13.6 nominal pitches is a row of 13 at a tilted camera)."""
+        own = self._row_pitches[e]
+        pooled = own or [p for ps in self._row_pitches for p in ps]
+        return float(np.median(pooled)) if pooled else NOMINAL_PITCH_MM
 
     def _start_on_first_draw(self, k: Kyoku, rows: dict[int, RowEvidence], out: list) -> None:
         """A fresh deal whose first draw is seen: one hand of 14 with its drawn tile apart, three

@@ -190,6 +190,19 @@ def test_a_fresh_deal_calibrates_the_row_pitch_per_edge():
     assert abs(s.tracker._row_pitches[0][0] - 27.3) < 1e-6
 
 
+def test_a_tilted_cameras_stretched_rows_calibrate_and_an_uncalibrated_edge_takes_the_others():
+    # hanchan-jansou-3's left row of 13 measured 362 mm at the deal: 27.85 mm a tile (13.6
+    # nominal pitches, counted 14: seven false 大相公). Edges 0 and 1 are seen whole; edge 3's
+    # row not yet (its player's arm over it): it counts with theirs
+    s = _Script()
+    s.tracker._rows_now = _measured({0: 13, 1: 13}, pitch=27.85)
+    s.read(_table(), 1)
+    s.read(_table(), 2)
+    assert [len(p) for p in s.tracker._row_pitches] == [1, 1, 0, 0]
+    assert abs(s.tracker._row_pitch(3) - 27.85) < 1e-6
+    assert int(_measured({3: 13}, pitch=27.85).count(s.tracker._row_pitch(3))[3]) == 13
+
+
 def test_a_hand_keeping_its_count_through_its_discard_is_said_again():
     # 大相公 staged: seat 1 draws (14 said while it holds the draw) and discards, but 14 tiles
     # still stand. The same 14 against the record's 13 now must reach the rules checker
