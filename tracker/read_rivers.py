@@ -85,14 +85,15 @@ class RiverReader:
 
     def _turns(self, obs: TableView, doubled: np.ndarray) -> list[bool | None]:
         """How each river tile lies on this read: True sideways (its angle says so), False upright
-        (its angle says so, its box is not wide and its face was read with confidence: a sideways
-        tile the detector struggles with is read upright at low confidence), None unknown (seen
-        twice, or the looks disagree)."""
+        (its angle says so, its box has an upright tile's shape and its face was read with
+        confidence: a sideways tile the detector struggles with is read upright at low confidence,
+        and a face that looks the same turned, 1p or 4p, gets an angle from the box's shape
+        alone), None unknown (seen twice, or the looks disagree)."""
         sure = obs.confidence >= self.cfg.orientation_confidence
         seen_once = ~np.asarray(doubled, bool)
         turns = np.full(len(obs), None, dtype=object)
         turns[seen_once & obs.sideways] = True
-        turns[seen_once & ~obs.sideways & ~obs.wide & sure] = False
+        turns[seen_once & ~obs.sideways & obs.tall & sure] = False
         return turns.tolist()
 
     def _review(self, k: Kyoku, e: int, missed: list[int], seen: list[int], out: list) -> None:

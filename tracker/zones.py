@@ -22,6 +22,7 @@ from vision.detections import TileDetections
 ZONES = ("river", "wall", "meld", "hand")
 RIVER, WALL, MELD, HAND = range(4)
 NONE = -1
+TALL_RATIO = 1.15  # across / along a box must reach to be an upright tile's shape
 _BACK, _STANDING = class_id(BACK), class_id(STANDING)
 
 
@@ -63,8 +64,9 @@ class TableView:
     ``edge`` (N,) int8 0..3 (image bottom, right, top, left) or -1 outside every zone; ``zone``
     (N,) int8 into ZONES or -1; ``u``, ``v`` (N,) mm in the tile's edge frame; ``class_ids`` (N,);
     ``sideways`` (N,) bool (turned a quarter from its player's upright); ``face_up`` (N,) bool;
-    ``confidence`` (N,); ``wide`` (N,) bool: the box, seen on the table, is longer along the
-    edge's rows (``u``) than across them (a second look at a tile's turn, besides its angle).
+    ``confidence`` (N,); ``tall`` (N,) bool: the box, seen on the table, is clearly longer across
+    the edge's rows (``v``) than along them (``u``), as an upright tile is (a second look at a
+    tile's turn, besides its angle).
     """
 
     edge: np.ndarray
@@ -75,7 +77,7 @@ class TableView:
     sideways: np.ndarray
     face_up: np.ndarray
     confidence: np.ndarray
-    wide: np.ndarray
+    tall: np.ndarray
 
     def select(self, mask: np.ndarray) -> TableView:
         return TableView(*(getattr(self, f)[mask] for f in self.__dataclass_fields__))
@@ -135,7 +137,13 @@ def assign(
     on_table = calibration.image_to_table(corners.reshape(-1, 2)).reshape(n, 4, 2)
     extent = on_table.max(axis=1) - on_table.min(axis=1)  # (N, 2) mm along x, y
     along_x = (pick % 2) == 0
-    wide = np.where(along_x, extent[:, 0] > extent[:, 1], extent[:, 1] > extent[:, 0])
+    along, across = (
+        np.where(along_x, extent[:, 0], extent[:, 1]),
+        np.where(along_x, extent[:, 1], extent[:, 0]),
+    )
+    # an upright tile's box is 1.3-1.5 times as long across as along; a sideways one's is square or
+    # long along. The angle alone is a guess for faces that look the same turned (1p, 4p, 5p, haku)
+    tall = across >= TALL_RATIO * along
     return TableView(
         edge=edge,
         zone=zone,
@@ -145,5 +153,5 @@ def assign(
         sideways=sideways,
         face_up=detections.face_up,
         confidence=detections.confidence,
-        wide=wide,
+        tall=tall,
     )

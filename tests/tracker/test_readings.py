@@ -48,7 +48,7 @@ def _river(rows: list[tuple[float, float, str, bool, float]]) -> TableView:
         sideways=np.array([r[3] for r in rows], bool),
         face_up=np.ones(n, bool),
         confidence=np.array([r[4] for r in rows], np.float32),
-        wide=np.array([r[3] for r in rows], bool),
+        tall=~np.array([r[3] for r in rows], bool),
     )
 
 

@@ -30,7 +30,7 @@ def _view(tiles: list[tuple[int, int, float, float, str, bool]]) -> TableView:
         sideways=np.array([t[5] for t in tiles], bool),
         face_up=~np.isin(ids, [class_id("back"), class_id("standing")]),
         confidence=np.ones(len(tiles), np.float32),
-        wide=np.array([t[5] for t in tiles], bool),  # a sideways tile's box is wide
+        tall=~np.array([t[5] for t in tiles], bool),  # an upright tile's box is tall
     )
 
 
@@ -702,10 +702,10 @@ def test_a_discard_boxed_twice_is_one_discard():
 def test_a_read_says_upright_only_when_angle_box_and_face_agree():
     rows = [(1, RIVER, tl.RIVER_LEFT + 13 + 30 * i, tl.RIVER_ROW0_V, "9s", False) for i in range(5)]
     view = _view(rows)
-    wide = np.array([False, True, False, False, False])  # a square-ish box read wide: unsure
+    tall = np.array([True, False, True, True, True])  # a square box (1p turned or not): unsure
     sideways = np.array([False, False, False, True, False])  # an angle that says sideways: sideways
     confidence = np.array([0.9, 0.9, 0.3, 0.9, 0.9], np.float32)  # a face read unsure: unsure
-    view = replace(view, wide=wide, sideways=sideways, confidence=confidence)
+    view = replace(view, tall=tall, sideways=sideways, confidence=confidence)
     doubled = np.array([False, False, False, False, True])  # boxed twice: unsure
     assert _Script().tracker._turns(view, doubled) == [False, None, None, True, None]
 

@@ -59,3 +59,20 @@ def test_to_local_inverts_the_seat_frames():
     for e in range(4):
         xy = np.array([to_table(e, 50.0, 300.0)])
         assert np.allclose(to_local(xy, e), [[50.0, 300.0]])
+
+
+def test_only_a_box_clearly_longer_across_the_rows_has_an_upright_tiles_shape():
+    # one river tile per edge, boxed three ways: an upright tile's 26 x 35 mm, a square (a
+    # turned 1p boxed short), a sideways tile's 35 x 26 mm; "across" is x for edges 1 and 3
+    points, shapes = [], []
+    for e in range(4):
+        for across, along in ((35.0, 26.0), (30.0, 30.0), (26.0, 35.0)):
+            points.append((e, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "1p", 0))
+            w, h = (along, across) if e % 2 == 0 else (across, along)
+            shapes.append((w * 0.6 / 2, h * 0.6 / 2))
+    det = _detections(points)
+    centres = det.centres
+    half = np.array(shapes, np.float32)
+    boxes = np.concatenate([centres - half, centres + half], axis=1).astype(np.float32)
+    det = TileDetections(boxes, det.class_ids, det.angles, det.face_up, det.confidence)
+    assert assign(det, CAL).tall.tolist() == [True, False, False] * 4
