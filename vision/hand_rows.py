@@ -151,7 +151,12 @@ class HandRowMeter:
 
     def measure(self, image: np.ndarray) -> HandRows:
         mask = self.tile_mask(image)
-        cols = mask.mean(axis=1) >= self.min_share  # (4, n_u)
+        share = mask.mean(axis=1)  # (4, n_u): the band's lines each column shows a tile on
+        # tiles whose backs are near the felt's colour (teal on blue) show only their white
+        # faces' strip, one to three of the band's lines: a row is the columns at half its
+        # edge's common share, one line at least, ``min_share`` at most
+        common = np.percentile(share, 95, axis=1)[:, None]
+        cols = share >= np.clip(0.5 * common, 0.9 / self.lines, self.min_share)
         out = HandRows.none()
         for e in range(4):
             runs = _runs(cols[e], self.max_gap, self.min_run)

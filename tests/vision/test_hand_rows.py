@@ -70,6 +70,19 @@ def test_the_felt_colour_is_taken_from_the_image():
     assert meter.measure(img).count(W).tolist() == [-1, 12, -1, -1]
 
 
+def test_a_row_near_the_felts_colour_is_measured_from_its_faces_strip():
+    # hanchan-jansou-0: teal backs on blue felt; only the white strip of the tiles' faces, a
+    # quarter of the band (two of its seven lines), differs from the felt
+    meter = HandRowMeter(CAL)
+    img = _table({})
+    for e, n in ((0, 13), (3, 10)):
+        u = np.array([LEFT, LEFT + n * W, LEFT + n * W, LEFT])
+        v = np.array([V + 6, V + 6, V + 14, V + 14])
+        px = CAL.table_to_image(np.stack(_to_table(e, u, v), 1)).round().astype(np.int32)
+        cv2.fillPoly(img, [px], (225, 225, 225))
+    assert meter.measure(img).count(W).tolist() == [13, -1, -1, 10]
+
+
 def test_runs_bridge_short_gaps_and_drop_short_runs():
     on = np.array([1, 1, 1, 0, 1, 1, 0, 0, 0, 0, 1, 1, 1, 1, 0, 0, 1], bool)
     assert _runs(on, max_gap=1, min_run=3).tolist() == [[0, 6], [10, 14]]
