@@ -20,8 +20,11 @@ from rules_check.value import HandValue, hand_value
 from tracker.table.state import StateError, TableState
 
 Check = Callable[[object, Situation], list[Finding]]
-#: codes judged on one camera reading of tiles (a hand's count, a meld's faces)
-READINGS = frozenset({"tile_count_excess", "tile_count_short", "invalid_meld"})
+#: codes judged on one camera reading of tiles: a hand's count (an early draw too: a tile seen
+#: apart in the next hand while the discard was read), a meld's faces, a kuikae on the faces of
+#: the discard and the meld before it. On the evaluation set, a false early draw and both false
+#: kuikae (a discard read as the called kind) each made their seat's later calls and win alerts too
+READINGS = frozenset({"tile_count_excess", "tile_count_short", "invalid_meld", "kuikae", "early_draw"})
 
 
 class Rules:

@@ -87,3 +87,24 @@ def test_an_unread_discard_after_a_pon_with_an_unread_tile_is_no_kuikae():
         ev.Dahai(actor=2, pai="?", tsumogiri=False),
     ]
     assert found(feed(stream)) == []
+
+
+def test_a_cameras_kuikae_stands_alone_its_seats_later_calls_are_not_alerted():
+    # from a camera a kuikae is judged on tile faces read (the discard's, the meld's): a misread
+    # discard must not turn that seat's later calls and win into chombo alerts too
+    def stream(slot):
+        s = start(CHI_HANDS) + draw(0, "6s", slot=slot)
+        s += [ev.Chi(actor=1, target=0, pai="6s", consumed=["4s", "5s"])]
+        s += [
+            ev.Dahai(
+                actor=1,
+                pai="3s",
+                tsumogiri=False,
+                slot=None if slot is None else ev.RiverPlacement(row=0, col=0, sideways=False),
+            )
+        ]
+        s += draw(2, "P", slot=slot) + draw(3, "P", slot=slot) + draw(0, "5p", slot=slot)
+        return s + [ev.Chi(actor=1, target=0, pai="5p", consumed=["3p", "4p"])]
+
+    assert found(feed(stream(None))) == [("kuikae", 1, "dead_hand"), ("illegal_call", 1, "chombo")]
+    assert found(feed(stream((0, 1, False)))) == [("kuikae", 1, "dead_hand")]

@@ -164,7 +164,7 @@ def test_the_referee_filters_by_seat_and_code(monitor_factory, driver):
     monitor = monitor_factory(paced=False)
     wait_for(lambda: monitor.pipeline.done.is_set(), timeout=120)
     stored = http("GET", monitor.base + "/api/alerts")[1]["alerts"]
-    assert len(stored) >= 3
+    assert len(stored) >= 2  # the demo's two staged faults: seats 0 and 2, two codes
     driver.get(monitor.base + "/referee")
 
     def shown():
