@@ -277,11 +277,13 @@ def apply_retractions(events: list) -> list:
     """The record with every ``retract`` applied: retracted events dropped, corrected tiles set
     (``pai``; a start_kyoku's or dora's ``dora_marker``), the ``retract`` events themselves left
     out. A retraction names the latest event before it of that type, frame and actor (a kan's
-    replacement draw shares its frame with the draw before the kan)."""
+    replacement draw shares its frame with the draw before the kan). A retraction of a
+    retraction (``target_type="retract"``: a discard taken back as gone, seen again) cancels it."""
+    cancelled = _cancelled_retractions(events)
     drop: set[int] = set()
     fix: dict[int, str] = {}
     for i, e in enumerate(events):
-        if e.type != "retract":
+        if e.type != "retract" or e.target_type == "retract" or i in cancelled:
             continue
         key = (e.target_type, e.target_frame, e.actor)
         for j in range(i - 1, -1, -1):
@@ -302,4 +304,24 @@ def apply_retractions(events: list) -> list:
         elif j in fix and hasattr(e, "dora_marker"):  # start_kyoku / dora: the indicator reread
             e = e.model_copy(update={"dora_marker": fix[j]})
         out.append(e)
+    return out
+
+
+def _cancelled_retractions(events: list) -> set[int]:
+    """Indices of the retractions a later ``retract`` of ``target_type="retract"`` takes back."""
+    out: set[int] = set()
+    for i, e in enumerate(events):
+        if e.type != "retract" or e.target_type != "retract":
+            continue
+        key = (e.target_frame, e.actor)
+        for j in range(i - 1, -1, -1):
+            x = events[j]
+            if (
+                x.type == "retract"
+                and x.target_type != "retract"
+                and j not in out
+                and (x.frame, x.actor) == key
+            ):
+                out.add(j)
+                break
     return out

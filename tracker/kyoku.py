@@ -27,6 +27,7 @@ class Slot:
     upright_reads: int = 0  # reads that saw it lying upright (its first two included)
     sideways_reads: int = 0  # ... lying sideways
     declared: bool = False  # its sideways read made a riichi (taken back if later reads say upright)
+    lost_at: int | None = None  # the read that took it back as gone (no call took it): seen again, restored
 
 
 @dataclass

@@ -10,6 +10,7 @@ from collections.abc import Callable
 import numpy as np
 
 from tracker import events as ev
+from tracker import tiles
 from tracker.kyoku import EventFactory, Kyoku, Slot, at_frame, disarm
 from tracker.readings import TILE_H, one_per_tile, pick_code
 from tracker.zones import RIVER, TableView
@@ -81,18 +82,46 @@ class RiverReader:
             for j in order.tolist():
                 u, v = float(picked.u[j]), float(picked.v[j])
                 cand = confirmed[j][1]
-                self._discard(k, e, u, v, [cand[3], new_turns[picked_idx[j]]], out, cand[2])
+                if not self._seen_again(k, e, u, v, cand[2], out):
+                    self._discard(k, e, u, v, [cand[3], new_turns[picked_idx[j]]], out, cand[2])
+
+    def _seen_again(self, k: Kyoku, e: int, u: float, v: float, votes: Counter, out: list) -> bool:
+        """A tile confirmed where a discard taken back as gone lay, read as the same kind: that
+        discard, missed for a while (a far river's tile the detector loses on some reads), not a
+        new one. Its retraction is taken back; no turn is read from it."""
+        code = tiles.deaka(pick_code(votes))
+        for slot in k.rivers[e]:
+            if (
+                slot.lost_at is not None
+                and abs(slot.u - u) < self.cfg.match_mm
+                and abs(slot.v - v) < self.cfg.match_mm
+                and code != tiles.UNKNOWN
+                and tiles.deaka(pick_code(slot.votes)) == code
+                # (a retraction is named by its read and seat: two taken back on one read are not
+                # told apart, so neither is restored)
+                and sum(s.lost_at == slot.lost_at for s in k.rivers[e]) == 1
+            ):
+                slot.present, slot.misses, slot.votes = True, 0, slot.votes + votes
+                out.append(
+                    lambda seat, f=slot.lost_at: ev.Retract(
+                        target_type="retract", target_frame=f, actor=seat(e), reason="tile seen again"
+                    )
+                )
+                slot.lost_at = None
+                return True
+        return False
 
     def _turns(self, obs: TableView, doubled: np.ndarray) -> list[bool | None]:
-        """How each river tile lies on this read: True sideways (its angle says so), False upright
-        (its angle says so, its box has an upright tile's shape and its face was read with
-        confidence: a sideways tile the detector struggles with is read upright at low confidence,
-        and a face that looks the same turned, 1p or 4p, gets an angle from the box's shape
-        alone), None unknown (seen twice, or the looks disagree)."""
+        """How each river tile lies on this read: True sideways (its angle says so and its box
+        has no upright tile's shape), False upright (its angle says so, its box has an upright
+        tile's shape and its face was read with confidence: a sideways tile the detector struggles
+        with is read upright at low confidence, and a face that looks the same turned, 1p or 4p,
+        gets an angle from the box's shape alone), None unknown (seen twice, or the looks
+        disagree)."""
         sure = obs.confidence >= self.cfg.orientation_confidence
         seen_once = ~np.asarray(doubled, bool)
         turns = np.full(len(obs), None, dtype=object)
-        turns[seen_once & obs.sideways] = True
+        turns[seen_once & obs.sideways & ~obs.tall] = True
         turns[seen_once & ~obs.sideways & obs.tall & sure] = False
         return turns.tolist()
 
@@ -123,6 +152,7 @@ class RiverReader:
             patience = self.cfg.retract_after * (3 if k.last_discard == (e, i) else 1)
             if slot.misses >= patience:
                 slot.present = False
+                slot.lost_at = self._frame
                 out.append(
                     lambda seat, s=slot: ev.Retract(
                         target_type="dahai",
@@ -131,6 +161,10 @@ class RiverReader:
                         reason="no such tile in the river",
                     )
                 )
+                # a riichi read from a tile that was never there (a stray sideways box): none,
+                # unless a stick was seen at the seat
+                if slot.declared and not k.stick_seen[e]:
+                    self._unwind_reach(k, e, slot, out, "declaration tile gone")
 
     def _recant_reach(self, k: Kyoku, e: int, slot: Slot, out: list) -> None:
         """A riichi read from a sideways discard, taken back: later reads see that tile upright by
@@ -140,11 +174,15 @@ class RiverReader:
             return
         if slot.upright_reads < slot.sideways_reads + self.cfg.reach_recant_margin:
             return
+        self._unwind_reach(k, e, slot, out, "declaration tile reread upright")
+
+    def _unwind_reach(self, k: Kyoku, e: int, slot: Slot, out: list, reason: str) -> None:
+        """Take back the riichi ``slot``'s sideways read made, and its acceptance if read."""
         slot.declared = False
         k.riichi.discard(e)
         out.append(
             lambda seat, f=slot.frame: ev.Retract(
-                target_type="reach", target_frame=f, actor=seat(e), reason="declaration tile reread upright"
+                target_type="reach", target_frame=f, actor=seat(e), reason=reason
             )
         )
         if k.reach_pending == e:
@@ -287,7 +325,7 @@ class RiverReader:
                 or not k.rivers[e]
             ):
                 continue
-            upright = self._declaration_upright(k.rivers[e])
+            upright = self._declaration_upright(k.rivers[e]) if _declaration_in_view(k, e) else None
             if upright is None and _unjudged(k.rivers[e], self.cfg.orientation_reads):
                 if k.stick_run[e] < self.cfg.stick_reads + self.cfg.orientation_reads:
                     continue  # the declaration tile, read late, gets a few more reads first
@@ -308,6 +346,17 @@ class RiverReader:
         if slot.sideways_reads > slot.upright_reads:
             return False
         return None
+
+
+def _declaration_in_view(k: Kyoku, e: int, after: int = 2) -> bool:
+    """Can edge ``e``'s last discard be its riichi declaration? The stick goes down as the riichi
+    is accepted and is read within a turn or two: more than ``after`` discards by the others
+    since that tile, and the declaration itself was missed (that tile is an older one)."""
+    river = k.rivers[e]
+    if not river:
+        return False
+    since = river[-1].frame
+    return sum(s.present and s.frame > since for x, r in enumerate(k.rivers) if x != e for s in r) <= after
 
 
 def _unjudged(river: list[Slot], reads: int) -> bool:

@@ -153,6 +153,18 @@ def test_a_retraction_names_the_latest_matching_event_before_it():
     assert fixed[0] is events[0] and fixed[1] is events[1] and fixed[2] is events[4]
 
 
+def test_a_retraction_taken_back_restores_what_it_dropped():
+    events = [
+        ev.Dahai(actor=2, pai="9s", tsumogiri=False, frame=20),
+        ev.Dahai(actor=3, pai="5m", tsumogiri=False, frame=30),
+        ev.Retract(target_type="dahai", target_frame=30, actor=3, frame=40, reason="gone"),
+        ev.Retract(target_type="dahai", target_frame=20, actor=2, frame=40, reason="gone"),
+        ev.Retract(target_type="retract", target_frame=40, actor=2, frame=55, reason="seen again"),
+    ]
+    fixed = ev.apply_retractions(events)
+    assert [(e.actor, e.pai) for e in fixed] == [(2, "9s")]  # seat 3's retraction stands
+
+
 def test_a_retraction_with_a_tile_corrects_a_dora_indicator():
     start = ev.StartKyoku(
         bakaze="E", dora_marker="4p", kyoku=1, honba=0, kyotaku=0, oya=0,

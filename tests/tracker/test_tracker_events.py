@@ -9,6 +9,7 @@ from dataclasses import replace
 import numpy as np
 
 from datasets.scene import table_layout as tl
+from tracker.events import apply_retractions
 from tracker.readings import drawn_apart
 from tracker.tiles import class_id
 from tracker.tracker import TableTracker, TrackerConfig
@@ -87,6 +88,55 @@ def test_a_vanished_stray_discard_is_retracted_not_rewritten():
     retract = [e for e in s.events if e.type != "hand_count"][-1]
     assert retract.type == "retract" and retract.target_type == "dahai"
     assert (retract.target_frame, retract.actor, retract.pai) == (4, 2, None)
+
+
+def test_a_riichi_read_from_a_stray_sideways_tile_goes_with_it():
+    # a low camera's stray sideways box in seat 2's river: a discard and a riichi read from it;
+    # the box gone, both are taken back (no stick was seen: the seat never declared)
+    s = _Script()
+    first = (0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "1m", False)
+    stray = (2, RIVER, tl.RIVER_LEFT + 17, tl.RIVER_ROW0_V, "9s", True)
+    s.read(_table(), 1)
+    s.read(_table([first]), 2)
+    s.read(_table([first, stray]), 3)
+    s.read(_table([first, stray]), 4)
+    assert [e.type for e in s.events if e.type not in ("hand_count", "tsumo")][-2:] == ["reach", "dahai"]
+    for f in range(5, 5 + 3 * TrackerConfig().retract_after):
+        s.read(_table([first]), f)
+    taken = [(e.target_type, e.target_frame, e.reason) for e in s.events if e.type == "retract"]
+    assert taken == [("dahai", 4, "no such tile in the river"), ("reach", 4, "declaration tile gone")]
+    assert not any(e.type == "reach" for e in apply_retractions(s.events))
+
+
+def test_a_discard_taken_back_as_gone_and_seen_again_takes_back_the_retraction():
+    # a far river's tile the detector loses for a while: retracted as gone, then confirmed again
+    # where it lay: that discard, not a new one (no second dahai, no turn read from it)
+    s = _Script()
+    first = (0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "1m", False)
+    second = (1, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "9s", False)
+    s.read(_table(), 1)
+    s.read(_table([first]), 2)
+    s.read(_table([first, second]), 3)
+    s.read(_table([first, second]), 4)
+    f = 5
+    for f in range(5, 5 + 3 * TrackerConfig().retract_after):
+        s.read(_table([first]), f)
+    assert [e.type for e in s.events if e.type != "hand_count"][-1] == "retract"
+    s.read(_table([first, second]), f + 1)
+    s.read(_table([first, second]), f + 2)
+    play = [e for e in s.events if e.type != "hand_count"]
+    assert [e.type for e in play][-2:] == ["retract", "retract"]
+    back = play[-1]
+    assert (back.target_type, back.target_frame, back.actor) == ("retract", play[-2].frame, play[-2].actor)
+    assert [e.pai for e in apply_retractions(s.events) if e.type == "dahai"] == ["1m", "9s"]
+    # read as another kind where it lay: a new discard
+    s.read(_table([first]), f + 3)
+    for g in range(f + 3, f + 3 + 3 * TrackerConfig().retract_after):
+        s.read(_table([first]), g)
+    other = (1, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "P", False)
+    s.read(_table([first, other]), g + 1)
+    s.read(_table([first, other]), g + 2)
+    assert [e.pai for e in apply_retractions(s.events) if e.type == "dahai"] == ["1m", "P"]
 
 
 def test_pon_takes_the_last_discard_with_its_sideways_position():
@@ -627,6 +677,33 @@ def _sticks(*edges: int):
     return StickReadings(present, np.where(present, 105.0, np.nan), np.where(present, 90.0, 0.0))
 
 
+def test_a_stick_read_turns_after_the_seats_last_read_discard_does_not_judge_that_tile():
+    # hanchan-jansou-1: seat 1's declaration tile was never read; its stick was, three others'
+    # discards after seat 1's last read tile. That older, upright tile declared nothing: the
+    # riichi is read, its tile's lie unknown (no riichi_not_sideways alert)
+    first = (0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "1m", False)
+    old = (1, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "9s", False)
+    others = [
+        (2, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "E", False),
+        (3, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "S", False),
+        (0, RIVER, tl.RIVER_LEFT + 39, tl.RIVER_ROW0_V, "W", False),
+    ]
+    s = _started()
+    river = [first, old]
+    for f in (10, 11):
+        s.read(_rows(river, {}), f)
+    for i, tile in enumerate(others):
+        river = river + [tile]
+        s.read(_rows(river, {}), 20 + 10 * i)
+        s.read(_rows(river, {}), 21 + 10 * i)
+    s.tracker._sticks_now = _sticks(1)
+    for f in range(60, 66):
+        s.read(_rows(river, {}), f)
+    reach = [e for e in s.events if e.type == "reach"]
+    assert [(e.actor, e.declaration_upright) for e in reach] == [(1, None)]
+    assert [a.code for a in s.alerts] == []
+
+
 def test_a_riichi_declared_upright_is_read_from_its_stick():
     first = (0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "1m", False)
     upright = (1, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "9s", False)
@@ -699,15 +776,16 @@ def test_a_discard_boxed_twice_is_one_discard():
     assert [(e.actor, e.pai) for e in s.events if e.type == "dahai"] == [(0, "1m"), (1, "9s")]
 
 
-def test_a_read_says_upright_only_when_angle_box_and_face_agree():
-    rows = [(1, RIVER, tl.RIVER_LEFT + 13 + 30 * i, tl.RIVER_ROW0_V, "9s", False) for i in range(5)]
+def test_a_read_says_upright_or_sideways_only_when_angle_box_and_face_agree():
+    rows = [(1, RIVER, tl.RIVER_LEFT + 13 + 30 * i, tl.RIVER_ROW0_V, "9s", False) for i in range(6)]
     view = _view(rows)
-    tall = np.array([True, False, True, True, True])  # a square box (1p turned or not): unsure
-    sideways = np.array([False, False, False, True, False])  # an angle that says sideways: sideways
-    confidence = np.array([0.9, 0.9, 0.3, 0.9, 0.9], np.float32)  # a face read unsure: unsure
+    tall = np.array([True, False, True, False, True, True])  # a square box (1p turned or not): unsure
+    # an angle that says sideways: sideways, unless its box has an upright tile's shape
+    sideways = np.array([False, False, False, True, False, True])
+    confidence = np.array([0.9, 0.9, 0.3, 0.9, 0.9, 0.9], np.float32)  # a face read unsure: unsure
     view = replace(view, tall=tall, sideways=sideways, confidence=confidence)
-    doubled = np.array([False, False, False, False, True])  # boxed twice: unsure
-    assert _Script().tracker._turns(view, doubled) == [False, None, None, True, None]
+    doubled = np.array([False, False, False, False, True, False])  # boxed twice: unsure
+    assert _Script().tracker._turns(view, doubled) == [False, None, None, True, None, None]
 
 
 def test_a_stick_seen_as_its_declaration_tile_is_first_read_waits_for_that_tile():
