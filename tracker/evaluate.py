@@ -87,6 +87,29 @@ def _by_kyoku(events: list, seat_map) -> dict:
     return out
 
 
+#: how a seat's read discards differ from the truth's, aligned by code (``_discard_errors``)
+DISCARD_ERRORS = ("misread", "sideways", "missing", "extra")
+
+
+def _discard_errors(truth: list[dict], read: list[dict], errors: Counter, confusions: Counter) -> None:
+    """Add one seat's discard differences, the two sequences aligned by code: a code read as
+    another (``confusions["W -> ?"]``), a sideways flag wrong on a tile read right, a discard
+    missing, one extra."""
+    sm = difflib.SequenceMatcher(a=[d["code"] for d in truth], b=[d["code"] for d in read], autojunk=False)
+    for op, i1, i2, j1, j2 in sm.get_opcodes():
+        if op == "equal":
+            errors["sideways"] += sum(
+                t["sideways"] != r["sideways"] for t, r in zip(truth[i1:i2], read[j1:j2], strict=True)
+            )
+            continue
+        n = min(i2 - i1, j2 - j1)
+        errors["misread"] += n
+        for t, r in zip(truth[i1 : i1 + n], read[j1 : j1 + n], strict=True):
+            confusions[f"{t['code']} -> {r['code']}"] += 1
+        errors["missing"] += (i2 - i1) - n
+        errors["extra"] += (j2 - j1) - n
+
+
 def _result_text(result: dict) -> str:
     """'ryukyoku', 'tsumo by 2' or 'ron by 2 on 3' (seats as in the truth)."""
     if result["type"] != "hora":
@@ -245,6 +268,8 @@ def evaluate(clip_dir: Path, analysis_dir: Path) -> dict:
     a_by = _by_kyoku(a_events, a_map)
 
     disc_ok = disc_total = tsumo_ok = tsumo_total = aligned = 0
+    disc_errors: Counter = Counter()
+    confusions: Counter = Counter()
     result_errors: Counter = Counter()
     meld_ok = meld_total = dora_ok = dora_total = res_ok = res_total = 0
     spurious = 0
@@ -259,6 +284,7 @@ def evaluate(clip_dir: Path, analysis_dir: Path) -> dict:
             key = lambda d: (d["code"], d["sideways"])  # noqa: E731
             sm = difflib.SequenceMatcher(a=[key(d) for d in td], b=[key(d) for d in ad], autojunk=False)
             aligned += sum(block.size for block in sm.get_matching_blocks())
+            _discard_errors(td, ad, disc_errors, confusions)
             for i, want in enumerate(td):
                 disc_total += 1
                 got = ad[i] if i < len(ad) else None
@@ -363,6 +389,8 @@ def evaluate(clip_dir: Path, analysis_dir: Path) -> dict:
         "kyoku": len(t_by),
         "discards": _share(disc_ok, disc_total),
         "discards_aligned": _share(aligned, disc_total),
+        "discard_errors": {k: disc_errors[k] for k in DISCARD_ERRORS},
+        "discard_confusions": dict(confusions.most_common()),
         "melds": _share(meld_ok, meld_total),
         "dora_indicators": _share(dora_ok, dora_total),
         "tsumogiri_on_right_discards": _share(tsumo_ok, tsumo_total),

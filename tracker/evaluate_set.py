@@ -574,6 +574,13 @@ def tracker_totals(clips: list[dict]) -> dict:
     for f in figs:
         errors.update(f.get("result_errors", {}))
     out["result_errors"] = dict(sorted(errors.items()))
+    kinds: Counter = Counter()
+    confusions: Counter = Counter()
+    for f in figs:
+        kinds.update(f.get("discard_errors", {}))
+        confusions.update(f.get("discard_confusions", {}))
+    out["discard_errors"] = dict(kinds)
+    out["discard_confusions"] = dict(confusions.most_common(12))
     out["latency_s"] = _quantiles([x for f in figs for x in f.get("latencies_s", [])])
     fps = sorted(f["speed_fps"] for f in figs if f.get("speed_fps"))
     out["analyze_fps_median"] = fps[len(fps) // 2] if fps else None
@@ -718,7 +725,17 @@ def markdown(result: dict) -> str:
         "Results wrong, by kind: "
         + (", ".join(f"{k} {v}" for k, v in agg["tracker"]["all"]["result_errors"].items()) or "none")
         + ".",
+        "",
+        "Discards wrong, by kind (each seat's read discards aligned with the truth's by code), and "
+        "the codes most often read as another:",
+        "",
     ]
+    for group, t in agg["tracker"].items():
+        if "discard_errors" not in t:
+            continue
+        kinds = ", ".join(f"{k} {v}" for k, v in t["discard_errors"].items()) or "none"
+        top = ", ".join(f"{k} {v}" for k, v in t["discard_confusions"].items()) or "none"
+        lines.append(f"- {group}: {kinds}; {top}")
     return "\n".join(lines) + "\n"
 
 

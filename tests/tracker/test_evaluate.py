@@ -51,3 +51,24 @@ def test_a_wrong_result_is_named_by_what_it_was_read_as():
     assert _result_error({"type": "hora", "actor": 1, "target": 1}, ron) == "ron read as tsumo"
     assert _result_error(ron, {"type": "hora", "actor": 2, "target": 2}) == "tsumo read as ron"
     assert _result_error({"type": "hora", "actor": 0, "target": 3}, ron) == "ron: other seat"
+
+
+def _discards(tiles: str, sideways: int | None = None) -> list[dict]:
+    """A seat's discards from a tile string (``sideways``: the index lying sideways)."""
+    from tracker.tiles import parse
+
+    return [{"code": c, "sideways": i == sideways} for i, c in enumerate(parse(tiles))]
+
+
+def test_discard_errors_align_by_code_and_name_each_misread():
+    from collections import Counter
+
+    from tracker.evaluate import _discard_errors
+
+    errors, confusions = Counter(), Counter()
+    truth = _discards("1s4m7z2p3p9s", sideways=3)
+    # 1s read as S, 7z (C) missed, 2p's sideways flag lost, a stray 5m, 9s read right
+    read = _discards("2z4m2p3p5m9s")
+    _discard_errors(truth, read, errors, confusions)
+    assert dict(errors) == {"misread": 1, "missing": 1, "sideways": 1, "extra": 1}
+    assert dict(confusions) == {"1s -> S": 1}

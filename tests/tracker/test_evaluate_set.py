@@ -173,3 +173,20 @@ def test_score_analyses_into_and_scores_a_named_directory(monkeypatch, tmp_path)
     assert analysed == [mine / "c0"] and scored == [mine / "c0"]
     assert (setdir / "results-mine.json").exists()
     assert not (setdir / "analysis").exists()  # the cached analyses are not touched
+
+
+def test_discard_errors_and_confusions_add_up_over_clips():
+    from tracker.evaluate_set import tracker_totals
+
+    def clip(errors, confusions):
+        figs = {"kyoku": 1, "spurious_events": 0, "discard_errors": errors, "discard_confusions": confusions}
+        return {"frames": 10, "tracker": figs}
+
+    totals = tracker_totals(
+        [
+            clip({"misread": 2, "missing": 1}, {"W -> ?": 2}),
+            clip({"misread": 3, "extra": 1}, {"W -> ?": 1, "1s -> S": 2}),
+        ]
+    )
+    assert totals["discard_errors"] == {"misread": 5, "missing": 1, "extra": 1}
+    assert totals["discard_confusions"] == {"W -> ?": 3, "1s -> S": 2}
