@@ -73,18 +73,27 @@ def test_first_discard_needs_two_sightings_and_names_the_dealer():
     assert (dahai.slot.row, dahai.slot.col, dahai.slot.sideways) == (0, 0, False)
 
 
-def test_a_vanished_stray_discard_is_retracted_not_rewritten():
+FIRST = (0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "1m", False)
+
+
+def _discarded_then_gone(tile: tuple) -> tuple[_Script, int]:
+    """Seat 0's first discard, then ``tile`` confirmed on reads 3-4 and gone for three times
+    ``retract_after`` reads (the last discard: a call may come); the script and its last frame."""
     s = _Script()
-    first = (0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "1m", False)
-    stray = (2, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "9p", False)
     s.read(_table(), 1)
-    s.read(_table([first]), 2)
-    s.read(_table([first, stray]), 3)
-    s.read(_table([first, stray]), 4)
-    play = [e for e in s.events if e.type != "hand_count"]
-    assert [e.type for e in play][-2:] == ["tsumo", "dahai"] and play[-1].pai == "9p"
-    for f in range(5, 5 + 3 * TrackerConfig().retract_after):  # the last discard: a call may come
-        s.read(_table([first]), f)
+    s.read(_table([FIRST]), 2)
+    s.read(_table([FIRST, tile]), 3)
+    s.read(_table([FIRST, tile]), 4)
+    f = 5 + 3 * TrackerConfig().retract_after
+    for g in range(5, f):
+        s.read(_table([FIRST]), g)
+    return s, f - 1
+
+
+def test_a_vanished_stray_discard_is_retracted_not_rewritten():
+    s, _ = _discarded_then_gone((2, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "9p", False))
+    dahai = [e for e in s.events if e.type == "dahai"][-1]
+    assert (dahai.actor, dahai.pai, dahai.frame) == (2, "9p", 4)
     retract = [e for e in s.events if e.type != "hand_count"][-1]
     assert retract.type == "retract" and retract.target_type == "dahai"
     assert (retract.target_frame, retract.actor, retract.pai) == (4, 2, None)
@@ -93,16 +102,8 @@ def test_a_vanished_stray_discard_is_retracted_not_rewritten():
 def test_a_riichi_read_from_a_stray_sideways_tile_goes_with_it():
     # a low camera's stray sideways box in seat 2's river: a discard and a riichi read from it;
     # the box gone, both are taken back (no stick was seen: the seat never declared)
-    s = _Script()
-    first = (0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "1m", False)
-    stray = (2, RIVER, tl.RIVER_LEFT + 17, tl.RIVER_ROW0_V, "9s", True)
-    s.read(_table(), 1)
-    s.read(_table([first]), 2)
-    s.read(_table([first, stray]), 3)
-    s.read(_table([first, stray]), 4)
-    assert [e.type for e in s.events if e.type not in ("hand_count", "tsumo")][-2:] == ["reach", "dahai"]
-    for f in range(5, 5 + 3 * TrackerConfig().retract_after):
-        s.read(_table([first]), f)
+    s, _ = _discarded_then_gone((2, RIVER, tl.RIVER_LEFT + 17, tl.RIVER_ROW0_V, "9s", True))
+    assert [(e.type, e.frame) for e in s.events if e.type == "reach"] == [("reach", 4)]
     taken = [(e.target_type, e.target_frame, e.reason) for e in s.events if e.type == "retract"]
     assert taken == [("dahai", 4, "no such tile in the river"), ("reach", 4, "declaration tile gone")]
     assert not any(e.type == "reach" for e in apply_retractions(s.events))
@@ -111,31 +112,23 @@ def test_a_riichi_read_from_a_stray_sideways_tile_goes_with_it():
 def test_a_discard_taken_back_as_gone_and_seen_again_takes_back_the_retraction():
     # a far river's tile the detector loses for a while: retracted as gone, then confirmed again
     # where it lay: that discard, not a new one (no second dahai, no turn read from it)
-    s = _Script()
-    first = (0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "1m", False)
     second = (1, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "9s", False)
-    s.read(_table(), 1)
-    s.read(_table([first]), 2)
-    s.read(_table([first, second]), 3)
-    s.read(_table([first, second]), 4)
-    f = 5
-    for f in range(5, 5 + 3 * TrackerConfig().retract_after):
-        s.read(_table([first]), f)
+    s, f = _discarded_then_gone(second)
     assert [e.type for e in s.events if e.type != "hand_count"][-1] == "retract"
-    s.read(_table([first, second]), f + 1)
-    s.read(_table([first, second]), f + 2)
+    s.read(_table([FIRST, second]), f + 1)
+    s.read(_table([FIRST, second]), f + 2)
     play = [e for e in s.events if e.type != "hand_count"]
     assert [e.type for e in play][-2:] == ["retract", "retract"]
     back = play[-1]
     assert (back.target_type, back.target_frame, back.actor) == ("retract", play[-2].frame, play[-2].actor)
     assert [e.pai for e in apply_retractions(s.events) if e.type == "dahai"] == ["1m", "9s"]
     # read as another kind where it lay: a new discard
-    s.read(_table([first]), f + 3)
+    s.read(_table([FIRST]), f + 3)
     for g in range(f + 3, f + 3 + 3 * TrackerConfig().retract_after):
-        s.read(_table([first]), g)
+        s.read(_table([FIRST]), g)
     other = (1, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "P", False)
-    s.read(_table([first, other]), g + 1)
-    s.read(_table([first, other]), g + 2)
+    s.read(_table([FIRST, other]), g + 1)
+    s.read(_table([FIRST, other]), g + 2)
     assert [e.pai for e in apply_retractions(s.events) if e.type == "dahai"] == ["1m", "P"]
 
 
