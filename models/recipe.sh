@@ -29,8 +29,8 @@ wait_all() {
 }
 
 echo "1/6 procedural art sets (48 with seed 1; 48 more with seed 2 for the reader's third stills)" >&2
-$py -m datasets.art.procedural --count 48 --seed 1 --out "$work/procart" > "$work/procart.log"
-$py -m datasets.art.procedural --count 48 --seed 2 --out "$work/procart2" > "$work/procart2.log"
+$py -m datasets.art.procedural --count 48 --seed 1 --variety 1 --out "$work/procart" > "$work/procart.log"
+$py -m datasets.art.procedural --count 48 --seed 2 --variety 1 --out "$work/procart2" > "$work/procart2.log"
 
 shared_sets=()
 for _ in 1 2 3 4 5 6 7 8; do  # the two shared sets: about a quarter of the stills
