@@ -4,7 +4,8 @@
 runs every check (``rules_check.checks.CHECKS``), prices each finding under the ruleset, drops
 the ones the ruleset does not check, reports each ``once`` finding once per kyoku, and marks a
 seat dead (和了放棄 / 相公) after a penalty that kills the hand, so its later calls and wins are
-illegal (from a camera, not after a count or a meld's faces: see ``Rules._alert``).
+illegal (from a camera, not after a finding judged on readings, ``READINGS``: a count, tile
+faces; see ``Rules._alert``).
 ``RulesChecker`` is the live form: ``feed(event)`` one event at a time, no look-ahead.
 """
 

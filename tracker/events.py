@@ -214,7 +214,9 @@ class TileExposed(_Event):
 class Retract(_Event):
     """Vision: an earlier event was a wrong guess. ``target_type`` / ``target_frame`` / ``actor``
     name it; without ``pai`` it did not happen at all, with ``pai`` its tile was this one instead.
-    The record is never rewritten in place: readers apply retractions (``apply_retractions``)."""
+    ``target_type="retract"`` takes back a discard's retraction as gone (the tile seen again where
+    it lay): the retraction of a dahai made on that read by that seat. The record is never
+    rewritten in place: readers apply retractions (``apply_retractions``)."""
 
     type: Literal["retract"] = "retract"
     target_type: str
@@ -316,12 +318,10 @@ def _cancelled_retractions(events: list) -> set[int]:
         key = (e.target_frame, e.actor)
         for j in range(i - 1, -1, -1):
             x = events[j]
-            if (
-                x.type == "retract"
-                and x.target_type != "retract"
-                and j not in out
-                and (x.frame, x.actor) == key
-            ):
+            # (only a discard's retraction as gone is ever taken back; a riichi or a draw retracted
+            # on the same read by the same seat is not the one named)
+            gone = x.type == "retract" and x.target_type == "dahai" and x.pai is None
+            if gone and j not in out and (x.frame, x.actor) == key:
                 out.add(j)
                 break
     return out

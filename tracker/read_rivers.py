@@ -86,13 +86,15 @@ class RiverReader:
                     self._discard(k, e, u, v, [cand[3], new_turns[picked_idx[j]]], out, cand[2])
 
     def _seen_again(self, k: Kyoku, e: int, u: float, v: float, votes: Counter, out: list) -> bool:
-        """A tile confirmed where a discard taken back as gone lay, read as the same kind: that
-        discard, missed for a while (a far river's tile the detector loses on some reads), not a
-        new one. Its retraction is taken back; no turn is read from it."""
+        """A tile confirmed where a discard taken back as gone lay, read as the same kind, within
+        ``seen_again_frames``: that discard, missed for a while (a far river's tile the detector
+        loses on some reads), not a new one. Its retraction is taken back; no turn is read from
+        it. (A tile taken back with the riichi it made is read anew: a new discard.)"""
         code = tiles.deaka(pick_code(votes))
         for slot in k.rivers[e]:
             if (
                 slot.lost_at is not None
+                and self._frame - slot.lost_at <= self.cfg.seen_again_frames
                 and abs(slot.u - u) < self.cfg.match_mm
                 and abs(slot.v - v) < self.cfg.match_mm
                 and code != tiles.UNKNOWN
@@ -115,8 +117,8 @@ class RiverReader:
         """How each river tile lies on this read: True sideways (its angle says so and its box
         has no upright tile's shape), False upright (its angle says so, its box has an upright
         tile's shape and its face was read with confidence: a sideways tile the detector struggles
-        with is read upright at low confidence, and a face that looks the same turned, 1p or 4p,
-        gets an angle from the box's shape alone), None unknown (seen twice, or the looks
+        with is read upright at low confidence, and the angle of a face that looks the same turned,
+        1p or 4p, is a guess the box's shape can veto), None unknown (seen twice, or the looks
         disagree)."""
         sure = obs.confidence >= self.cfg.orientation_confidence
         seen_once = ~np.asarray(doubled, bool)
@@ -152,7 +154,6 @@ class RiverReader:
             patience = self.cfg.retract_after * (3 if k.last_discard == (e, i) else 1)
             if slot.misses >= patience:
                 slot.present = False
-                slot.lost_at = self._frame
                 out.append(
                     lambda seat, s=slot: ev.Retract(
                         target_type="dahai",
@@ -165,6 +166,8 @@ class RiverReader:
                 # unless a stick was seen at the seat
                 if slot.declared and not k.stick_seen[e]:
                     self._unwind_reach(k, e, slot, out, "declaration tile gone")
+                else:  # (a riichi taken back with it is not restored: seen again, it is read anew)
+                    slot.lost_at = self._frame
 
     def _recant_reach(self, k: Kyoku, e: int, slot: Slot, out: list) -> None:
         """A riichi read from a sideways discard, taken back: later reads see that tile upright by
@@ -325,8 +328,9 @@ class RiverReader:
                 or not k.rivers[e]
             ):
                 continue
-            upright = self._declaration_upright(k.rivers[e]) if _declaration_in_view(k, e) else None
-            if upright is None and _unjudged(k.rivers[e], self.cfg.orientation_reads):
+            in_view = _declaration_in_view(k, e, self.cfg.declaration_after)
+            upright = self._declaration_upright(k.rivers[e]) if in_view else None
+            if upright is None and in_view and _unjudged(k.rivers[e], self.cfg.orientation_reads):
                 if k.stick_run[e] < self.cfg.stick_reads + self.cfg.orientation_reads:
                     continue  # the declaration tile, read late, gets a few more reads first
             k.riichi.add(e)
@@ -348,10 +352,11 @@ class RiverReader:
         return None
 
 
-def _declaration_in_view(k: Kyoku, e: int, after: int = 2) -> bool:
-    """Can edge ``e``'s last discard be its riichi declaration? The stick goes down as the riichi
-    is accepted and is read within a turn or two: more than ``after`` discards by the others
-    since that tile, and the declaration itself was missed (that tile is an older one)."""
+def _declaration_in_view(k: Kyoku, e: int, after: int) -> bool:
+    """Can edge ``e``'s last discard be its riichi declaration? Yes while the others have made
+    at most ``after`` discards since it: the stick goes down as the riichi is accepted and is
+    read within a turn or two; with more, the declaration itself was missed and that tile is an
+    older one."""
     river = k.rivers[e]
     if not river:
         return False

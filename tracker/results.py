@@ -44,7 +44,8 @@ def judge_result(
     if empty:
         # two or more hands shown at the last tile: tenpai hands at a draw. One hand alone: a win
         # on the last tile shows 14 (each meld counted as 3), a tenpai hand at a draw 13; a count
-        # off both is nearer the one it is a tile from (15: a tile read twice in a winning hand)
+        # that fits a win (11, 14: a tile counts as 3) or is over 14 (15: a tile read twice in a
+        # winning hand) is the win, else the draw
         if len(opened) == 1:
             ((e, codes),) = opened.items()
             size = len(codes) + 3 * melds[e]

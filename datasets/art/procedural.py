@@ -530,8 +530,10 @@ class FacePainter:
             return max(1, int(round(u * unit)))
 
         bw, bh = b.body
-        a = np.deg2rad(-b.tilt)  # tilt > 0 lowers the tail: the rear end of the axis goes down
-        rear = (-bw * 0.95 * np.cos(a), bh * 0.3 - bw * 0.95 * np.sin(a))
+        # the body's rear end, where cv2.ellipse puts it: turned by ``tilt`` in image axes (y
+        # down), so tilt < 0 lowers the tail end
+        a = np.deg2rad(b.tilt)
+        rear = (-bw * 0.95 * np.cos(a), -bw * 0.95 * np.sin(a))
         front = (bw * 0.75, -bh * 0.55)
         head = (bw * 0.8, -bh - b.neck - 0.02)
         hr = 0.075 if b.neck < 0.1 else 0.06

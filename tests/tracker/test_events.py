@@ -163,6 +163,12 @@ def test_a_retraction_taken_back_restores_what_it_dropped():
     ]
     fixed = ev.apply_retractions(events)
     assert [(e.actor, e.pai) for e in fixed] == [(2, "9s")]  # seat 3's retraction stands
+    # a riichi retracted on the same read by the same seat: the discard's retraction is the one
+    # taken back (the latest retraction of that read and seat is the riichi's)
+    reach = [ev.Reach(actor=2, frame=20), *events[:4]]
+    reach += [ev.Retract(target_type="reach", target_frame=20, actor=2, frame=40, reason="gone")]
+    reach += [events[4]]
+    assert [e.type for e in ev.apply_retractions(reach)] == ["dahai"]
 
 
 def test_a_retraction_with_a_tile_corrects_a_dora_indicator():

@@ -132,6 +132,26 @@ def test_a_discard_taken_back_as_gone_and_seen_again_takes_back_the_retraction()
     assert [e.pai for e in apply_retractions(s.events) if e.type == "dahai"] == ["1m", "P"]
 
 
+def test_a_tile_seen_again_too_late_or_with_the_riichi_it_made_is_read_anew():
+    # a riichi taken back with its tile: the tile seen again is a new discard and riichi
+    stray = (2, RIVER, tl.RIVER_LEFT + 17, tl.RIVER_ROW0_V, "9s", True)
+    s, f = _discarded_then_gone(stray)
+    s.read(_table([FIRST, stray]), f + 1)
+    s.read(_table([FIRST, stray]), f + 2)
+    record = apply_retractions(s.events)
+    assert [(e.type, e.frame) for e in record if e.type in ("reach", "dahai") and e.actor == 2] == [
+        ("reach", f + 2),
+        ("dahai", f + 2),
+    ]
+    # seen again after ``seen_again_frames``: not the lost discard (a new one, its place reused)
+    second = (1, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "9s", False)
+    s, f = _discarded_then_gone(second)
+    late = f + TrackerConfig().seen_again_frames + 1
+    s.read(_table([FIRST, second]), late)
+    s.read(_table([FIRST, second]), late + 1)
+    assert [e.frame for e in apply_retractions(s.events) if e.type == "dahai" and e.actor == 1] == [late + 1]
+
+
 def test_pon_takes_the_last_discard_with_its_sideways_position():
     s = _Script()
     disc = (2, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "C", False)
