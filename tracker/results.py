@@ -40,17 +40,12 @@ def judge_result(
     """``opened``: per edge, the face-up codes of each hand laid open; ``melds``: melds per edge;
     ``live_wall``: live tiles left in the record; ``wall_backs``: wall backs seen now;
     ``discards``: discards in the kyoku so far."""
+    by_count = {e: c for e, c in opened.items() if (len(c) + 3 * melds[e]) % 3 == 2}
     empty = live_wall <= EMPTY_LIVE_WALL or wall_backs <= EMPTY_WALL_BACKS
     if empty:
-        # two or more hands shown at the last tile: tenpai hands at a draw. One hand alone: a win
-        # on the last tile shows 14 (each meld counted as 3), a tenpai hand at a draw 13; a count
-        # that fits a win (11, 14: a tile counts as 3) or is over 14 (15: a tile read twice in a
-        # winning hand) is the win, else the draw
-        if len(opened) == 1:
-            ((e, codes),) = opened.items()
-            size = len(codes) + 3 * melds[e]
-            if size % 3 == 2 or size >= 14:
-                return Result("hora", (e,))
+        # two or more hands shown at the last tile: tenpai hands at a draw
+        if len(opened) == 1 and by_count:
+            return Result("hora", tuple(by_count))
         return Result("ryukyoku")
     if discards <= FIRST_GO_AROUND and len(opened) == 1:
         (codes,) = opened.values()
