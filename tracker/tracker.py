@@ -68,7 +68,9 @@ class TrackerConfig(BaseModel):
     tile_px_scale: float = 1.0  # detector scale: calibrated face width times this
     meld_min_confidence: float = 0.4  # below this a meld tile's code is left unknown
     retract_after: int = 4  # still reads that contradict a discard before it is retracted
-    seen_again_frames: int = 300  # a discard taken back as gone, confirmed again within this: restored
+    # a discard taken back as gone, confirmed again within this: restored (on the evaluation set
+    # the low camera's far tiles came back 6 to 1346 frames later; a window of 300 lost 8 discards)
+    seen_again_frames: int = 1800
     declaration_after: int = 2  # others' discards after a seat's last one beyond which a stick judges no tile
     lift_stride: int = 1  # read a moving hand that holds a drawn tile every this many frames
     draw_stride: int = 3  # read the moving hand of the seat about to draw every this many frames
