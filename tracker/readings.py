@@ -9,9 +9,8 @@ from dataclasses import replace
 import numpy as np
 
 from tracker import tiles
-from tracker.zones import TableView
+from tracker.zones import TILE_H, TILE_W, TableView
 
-TILE_W, TILE_H = 26.0, 35.0  # mm, for slot spacing
 _CODES = np.asarray(tiles.MODEL_CLASSES, dtype=object)
 
 

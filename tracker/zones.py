@@ -22,7 +22,11 @@ from vision.detections import TileDetections
 ZONES = ("river", "wall", "meld", "hand")
 RIVER, WALL, MELD, HAND = range(4)
 NONE = -1
-TALL_RATIO = 1.15  # across / along a box must reach to be an upright tile's shape
+TILE_W, TILE_H = 26.0, 35.0  # mm: a tile's face, along and across its player's rows when upright
+# how far toward an upright tile's box shape (0: halfway from a sideways tile's, 1: exactly) a box
+# must be to have it: 1.15 times longer across the rows than along, seen from straight above
+TALL_MARGIN = 0.47
+_CORNER_SIGNS = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], np.float64)
 _BACK, _STANDING = class_id(BACK), class_id(STANDING)
 
 
@@ -97,6 +101,31 @@ class TableView:
         return self.class_ids == _BACK
 
 
+def _upright_shaped(
+    boxes: np.ndarray, xy: np.ndarray, along_x: np.ndarray, calibration: Calibration
+) -> np.ndarray:
+    """(N,) bool: each image box has an upright tile's shape where it lies. The image boxes an
+    upright (26 mm along its row, 35 across) and a sideways tile there would have are projected
+    from the table, so the camera's turn and perspective move both alike (a camera turned 12
+    degrees makes an upright tile's box only 1.12 times longer across than along); the box's
+    aspect must lie ``TALL_MARGIN`` of the way from their middle to the upright one's. The angle
+    alone is a guess for faces that look the same turned (1p, 4p, 5p, haku)."""
+    n = len(boxes)
+    half = np.where(along_x[:, None], [TILE_W / 2, TILE_H / 2], [TILE_H / 2, TILE_W / 2])  # (N, 2) x, y
+
+    def log_aspect(half_xy: np.ndarray) -> np.ndarray:
+        corners = xy[:, None, :] + half_xy[:, None, :] * _CORNER_SIGNS[None]
+        px = calibration.table_to_image(corners.reshape(-1, 2)).reshape(n, 4, 2)
+        ext = np.maximum(px.max(axis=1) - px.min(axis=1), 1e-3)
+        return np.log(ext[:, 0] / ext[:, 1])
+
+    upright, turned = log_aspect(half), log_aspect(half[:, ::-1])
+    w = np.maximum(boxes[:, 2] - boxes[:, 0], 1e-3)
+    h = np.maximum(boxes[:, 3] - boxes[:, 1], 1e-3)
+    toward = (np.log(w / h) - (upright + turned) / 2) * np.sign(upright - turned)
+    return toward >= TALL_MARGIN * np.abs(upright - turned) / 2
+
+
 def assign(
     detections: TileDetections,
     calibration: Calibration,
@@ -131,19 +160,7 @@ def assign(
     # a tile upright for edge e lies turned 90*e in the image; sideways is an odd quarter off that
     turn = np.round((detections.angles - yaw_deg) / 90.0).astype(np.int64)
     sideways = ((turn - pick) % 2) == 1
-    # the box's corners on the table: its extent along x and y (u runs along x for edges 0 and 2)
-    x1, y1, x2, y2 = (detections.boxes[:, i] for i in range(4))
-    corners = np.stack([np.stack(c, axis=1) for c in ((x1, y1), (x2, y1), (x2, y2), (x1, y2))], axis=1)
-    on_table = calibration.image_to_table(corners.reshape(-1, 2)).reshape(n, 4, 2)
-    extent = on_table.max(axis=1) - on_table.min(axis=1)  # (N, 2) mm along x, y
-    along_x = (pick % 2) == 0
-    along, across = (
-        np.where(along_x, extent[:, 0], extent[:, 1]),
-        np.where(along_x, extent[:, 1], extent[:, 0]),
-    )
-    # an upright tile's box is 1.3-1.5 times as long across as along; a sideways one's is square or
-    # long along. The angle alone is a guess for faces that look the same turned (1p, 4p, 5p, haku)
-    tall = across >= TALL_RATIO * along
+    tall = _upright_shaped(detections.boxes, xy, (pick % 2) == 0, calibration)
     return TableView(
         edge=edge,
         zone=zone,

@@ -76,3 +76,33 @@ def test_only_a_box_clearly_longer_across_the_rows_has_an_upright_tiles_shape():
     boxes = np.concatenate([centres - half, centres + half], axis=1).astype(np.float32)
     det = TileDetections(boxes, det.class_ids, det.angles, det.face_up, det.confidence)
     assert assign(det, CAL).tall.tolist() == [True, False, False] * 4
+
+
+def test_a_turned_camera_still_tells_an_upright_tiles_box_from_a_sideways_ones():
+    # the image turned 12 degrees to the table: an upright tile's axis-aligned box is then only
+    # 1.12 times longer across its rows than along (a fixed 1.15 would call every tile unsure)
+    a = np.deg2rad(12.0)
+    cal = Calibration(
+        width=1280,
+        height=720,
+        homography=[
+            [0.6 * np.cos(a), -0.6 * np.sin(a), 640],
+            [0.6 * np.sin(a), 0.6 * np.cos(a), 360],
+            [0, 0, 1],
+        ],
+        corners_px=[],
+    )
+    points, boxes = [], []
+    for e in range(4):
+        for along, across in ((26.0, 35.0), (35.0, 26.0)):  # upright, then sideways
+            u, v = tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V
+            points.append((e, u, v, "1p", 0))
+            corners = [to_table(e, u + du * along / 2, v + dv * across / 2) for du, dv in _CORNERS]
+            px = cal.table_to_image(np.array(corners))
+            boxes.append([*px.min(axis=0), *px.max(axis=0)])
+    det = _detections(points)
+    det = TileDetections(np.array(boxes, np.float32), det.class_ids, det.angles, det.face_up, det.confidence)
+    assert assign(det, cal).tall.tolist() == [True, False] * 4
+
+
+_CORNERS = ((-1, -1), (1, -1), (1, 1), (-1, 1))
