@@ -31,6 +31,8 @@ NOMINAL_PITCH_MM = 26.7
 # dealer's 14 with its drawn tile merged into the bar (its gap blurred away) is 14 pitches and a
 # gap over 13: 29.3 and more there
 PITCH_RANGE = (25.0, 29.0)
+# the shortest row measured on an edge whose tiles differ from the felt on only a line or two
+RELAXED_MIN_MM = 3 * TILE_W_MM
 
 
 def _to_table(edge: int, u: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -156,7 +158,10 @@ class HandRowMeter:
         # faces' strip, one to three of the band's lines: a row is the columns at half its
         # edge's common share, one line at least, ``min_share`` at most
         common = np.percentile(share, 95, axis=1)[:, None]
-        cols = share >= np.clip(0.5 * common, 0.9 / self.lines, self.min_share)
+        need = np.clip(0.5 * common, 0.9 / self.lines, self.min_share)
+        cols = share >= need
+        # (on so few lines a short run may be a light strip of anything: a row there must be long)
+        relaxed = need[:, 0] < self.min_share
         out = HandRows.none()
         for e in range(4):
             runs = _runs(cols[e], self.max_gap, self.min_run)
@@ -164,6 +169,8 @@ class HandRowMeter:
                 continue
             main = int(np.argmax(runs[:, 1] - runs[:, 0]))
             a, b = runs[main]
+            if relaxed[e] and (b - a) * self.step < RELAXED_MIN_MM:
+                continue
             out.left[e], out.right[e] = self.u[a], self.u[b - 1] + self.step
             out.clipped[e] = a == 0 or b == len(self.u)
             if main + 1 < len(runs):

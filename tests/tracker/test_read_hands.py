@@ -203,6 +203,18 @@ def test_a_tilted_cameras_stretched_rows_calibrate_and_an_uncalibrated_edge_take
     assert int(_measured({3: 13}, pitch=27.85).count(s.tracker._row_pitch(3))[3]) == 13
 
 
+def test_a_dealers_row_with_its_draw_merged_does_not_calibrate():
+    # the dealer (edge 0) holds its draw against the row, no gap seen: 14 tiles and a 3 mm gap
+    # measured as one bar, 28.98 mm "a tile" of 13 (inside PITCH_RANGE); the others are 13
+    s = _Script()
+    rows = _measured({0: 13, 1: 13, 2: 13, 3: 13}, pitch=26.7)
+    rows.right[0] = rows.left[0] + 14 * 26.7 + 3.0
+    s.tracker._rows_now = rows
+    s.read(_table(), 1)
+    s.read(_table(), 2)
+    assert [len(p) for p in s.tracker._row_pitches] == [0, 1, 1, 1]
+
+
 def test_a_hand_keeping_its_count_through_its_discard_is_said_again():
     # 大相公 staged: seat 1 draws (14 said while it holds the draw) and discards, but 14 tiles
     # still stand. The same 14 against the record's 13 now must reach the rules checker

@@ -105,3 +105,15 @@ def test_the_row_end_counts_a_tile_apart_and_is_unknown_where_clipped():
     meter = HandRowMeter(CAL)
     got = meter.measure(_table({0: (13, False), 1: (13, True)})).end
     assert np.allclose(got[:2], [LEFT + 13 * W, LEFT + 14 * W + GAP], atol=4.0)
+
+
+def test_a_short_light_strip_on_an_empty_edge_is_no_row():
+    # the relaxed threshold (one line) lets a 60 mm strip on one band line through: too short to
+    # be a row measured on so little
+    meter = HandRowMeter(CAL)
+    img = _table({0: (13, False)})
+    u = np.array([-100.0, -40.0, -40.0, -100.0])
+    v = np.array([V + 15, V + 15, V + 17, V + 17])
+    px = CAL.table_to_image(np.stack(_to_table(2, u, v), 1)).round().astype(np.int32)
+    cv2.fillPoly(img, [px], (235, 235, 235))
+    assert meter.measure(img).count(W).tolist() == [13, -1, -1, -1]
