@@ -18,15 +18,7 @@ py=${PYTHON:-python}
 stills=${STILLS:-1600}  # w1; w2 has 1000 and w3 1200, as the committed models had
 mkdir -p "$work"
 
-# waits for the background jobs given; fails (one line) if any of them did (a bare `wait` always
-# returns 0, so a failed step would go unnoticed until a later one finds its output missing)
-wait_all() {
-    local step=$1 rc=0 pid
-    shift
-    for pid in "$@"; do wait "$pid" || rc=$?; done
-    if [ "$rc" -ne 0 ]; then echo "recipe: step $step failed (exit $rc); see its logs in $work" >&2; fi
-    return "$rc"
-}
+. "$(dirname "$0")/recipe_common.sh"  # wait_all, quantize_both
 
 echo "1/6 procedural art sets (48 with seed 1; 48 more with seed 2 for the reader's third stills)" >&2
 $py -m datasets.art.procedural --count 48 --seed 1 --variety 1 --out "$work/procart" > "$work/procart.log"
@@ -78,9 +70,6 @@ OMP_NUM_THREADS=1 $py -m models.train "${data[@]}" "${art[@]}" --paste 0.3 --lr 
     > "$work/tilenet2.log" || { echo "recipe: step 4 failed; see $work/tilenet2.log" >&2; exit 1; }
 
 echo "5/6 int8 quantization" >&2
-calib=(--data "$shared/data/real/riichi-jp/train" --data "$shared/data/real/chinese/train"
-       --data "$work/stills/w1" --data "$work/stills/w2")
-$py -m models.quantize "$work/tilenet2/tiles.onnx" "$work/tiles.onnx" "${calib[@]}" --count 96
-$py -m models.quantize "$work/reader/reader.onnx" "$work/reader.onnx" --reader "${calib[@]}" --count 48
+quantize_both "$work/tilenet2/tiles.onnx" "$work/reader/reader.onnx" "$work/stills/w1" "$work/stills/w2"
 
 echo "6/6 done: evaluate $work/tiles.onnx and $work/reader.onnx (models/README.md, Metrics)" >&2

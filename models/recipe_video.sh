@@ -15,13 +15,7 @@ shared=../shared
 py=${PYTHON:-python}
 mkdir -p "$work"
 
-wait_all() {  # as in recipe.sh: a failed background step stops the recipe, named
-    local step=$1 rc=0 pid
-    shift
-    for pid in "$@"; do wait "$pid" || rc=$?; done
-    if [ "$rc" -ne 0 ]; then echo "recipe_video: step $step failed (exit $rc); see its logs in $work" >&2; fi
-    return "$rc"
-}
+. "$(dirname "$0")/recipe_common.sh"  # wait_all, quantize_both
 
 procart=("$work"/procart/set* "$work"/procart2/set*)
 logs=(--log tracker/samples/jansou-mleague-hanchan.mjai.jsonl)
@@ -64,8 +58,5 @@ pids+=($!)
 wait_all 3 "${pids[@]}"
 
 echo "4/4 int8 quantization" >&2
-calib=(--data "$shared/data/real/riichi-jp/train" --data "$shared/data/real/chinese/train"
-       --data "$work/stills/s1" --data "$work/clip-stills")
-$py -m models.quantize "$work/tilenet3/tiles.onnx" "$work/tiles.onnx" "${calib[@]}" --count 96
-$py -m models.quantize "$work/reader3/reader.onnx" "$work/reader.onnx" --reader "${calib[@]}" --count 48
+quantize_both "$work/tilenet3/tiles.onnx" "$work/reader3/reader.onnx" "$work/stills/s1" "$work/clip-stills"
 echo "done: evaluate $work/tiles.onnx and $work/reader.onnx (models/README.md, Metrics)" >&2
