@@ -49,6 +49,8 @@ def evaluate(frames, detector) -> dict:
     face_up_oriented = face_up_oriented_right = 0
     facedown = {BACK: [0, 0], STANDING: [0, 0]}
     confusions: Counter = Counter()
+    matched: Counter = Counter()  # per true code, on matched tiles: seen, and read right
+    right: Counter = Counter()
     for image, codes, boxes, angles in frames:
         tile_px = float(np.median(boxes[:, 2] - boxes[:, 0])) if len(boxes) else 32.0
         found = detector.detect(image, tile_px)
@@ -62,6 +64,8 @@ def evaluate(frames, detector) -> dict:
         true_codes, got = codes[t], found.codes[d]
         wrong = true_codes != got
         confusions.update(f"{a}->{b}" for a, b in zip(true_codes[wrong], got[wrong], strict=True))
+        matched.update(true_codes.tolist())
+        right.update(true_codes[~wrong].tolist())
         is_five = np.isin([deaka(c) if c in RED_FIVES else c for c in true_codes], ["5m", "5p", "5s"])
         fives += int(is_five.sum())
         fives_right += int((np.isin(true_codes, RED_FIVES) == np.isin(got, RED_FIVES))[is_five].sum())
@@ -86,6 +90,7 @@ def evaluate(frames, detector) -> dict:
         "standing_recall": round(facedown[STANDING][0] / max(facedown[STANDING][1], 1), 4),
         "standing": facedown[STANDING][1],
         "top_confusions": dict(confusions.most_common(12)),  # true->read, on matched tiles
+        "per_code": {c: f"{right[c]}/{n}" for c, n in sorted(matched.items())},  # right/matched
     }
 
 
