@@ -213,17 +213,27 @@ class TileExposed(_Event):
 
 class Retract(_Event):
     """Vision: an earlier event was a wrong guess. ``target_type`` / ``target_frame`` / ``actor``
-    name it; without ``pai`` it did not happen at all, with ``pai`` its tile was this one instead.
-    ``target_type="retract"`` takes back a discard's retraction as gone (the tile seen again where
-    it lay): the retraction of a dahai made on that read by that seat. The record is never
-    rewritten in place: readers apply retractions (``apply_retractions``)."""
+    name it; without ``pai``, ``consumed`` or ``as_type`` it did not happen at all, with ``pai``
+    its tile was this one instead. A call (chi / pon / daiminkan) read again on later looks is
+    corrected with its tiles (``consumed``) and, when those make the other kind of call, its type
+    (``as_type``: a pon read from one tile that was a chi); ``target_type`` stays the type the call
+    was first emitted as. ``target_type="retract"`` takes back a discard's retraction as gone (the
+    tile seen again where it lay): the retraction of a dahai made on that read by that seat. The
+    record is never rewritten in place: readers apply retractions (``apply_retractions``)."""
 
     type: Literal["retract"] = "retract"
     target_type: str
     target_frame: int
     actor: Seat | None = None
     pai: Tile | None = None
+    consumed: list[Tile] | None = None
+    as_type: Literal["chi", "pon"] | None = None
     reason: str | None = None
+
+    @property
+    def corrects(self) -> bool:
+        """A correction (the event happened, with these tiles), not a taking back."""
+        return self.pai is not None or self.consumed is not None or self.as_type is not None
 
 
 EVENT_CLASSES = (
@@ -283,7 +293,7 @@ def apply_retractions(events: list) -> list:
     retraction (``target_type="retract"``: a discard taken back as gone, seen again) cancels it."""
     cancelled = _cancelled_retractions(events)
     drop: set[int] = set()
-    fix: dict[int, str] = {}
+    fix: dict[int, Retract] = {}
     for i, e in enumerate(events):
         if e.type != "retract" or e.target_type == "retract" or i in cancelled:
             continue
@@ -292,21 +302,29 @@ def apply_retractions(events: list) -> list:
             x = events[j]
             if j in drop or (x.type, x.frame, getattr(x, "actor", None)) != key:
                 continue
-            if e.pai is None:
+            if not e.corrects:
                 drop.add(j)
             else:
-                fix[j] = e.pai
+                fix[j] = e  # (a later correction of the same event replaces an earlier one)
             break
-    out = []
-    for j, e in enumerate(events):
-        if e.type == "retract" or j in drop:
-            continue
-        if j in fix and hasattr(e, "pai"):
-            e = e.model_copy(update={"pai": fix[j]})
-        elif j in fix and hasattr(e, "dora_marker"):  # start_kyoku / dora: the indicator reread
-            e = e.model_copy(update={"dora_marker": fix[j]})
-        out.append(e)
-    return out
+    return [corrected(e, fix.get(j)) for j, e in enumerate(events) if e.type != "retract" and j not in drop]
+
+
+def corrected(event, fix: Retract | None):
+    """``event`` with a correcting retraction's tile, tiles and call type applied."""
+    if fix is None:
+        return event
+    if hasattr(event, "dora_marker"):  # start_kyoku / dora: the indicator reread
+        return event.model_copy(update={"dora_marker": fix.pai}) if fix.pai else event
+    update: dict[str, Any] = {}
+    if fix.pai is not None and hasattr(event, "pai"):
+        update["pai"] = fix.pai
+    if fix.consumed is not None and hasattr(event, "consumed"):
+        update["consumed"] = list(fix.consumed)
+    if fix.as_type is not None and fix.as_type != event.type and isinstance(event, Chi | Pon):
+        data = {**event.model_dump(exclude={"type"}), **update}
+        return (Chi if fix.as_type == "chi" else Pon).model_validate(data)
+    return event.model_copy(update=update)
 
 
 def _cancelled_retractions(events: list) -> set[int]:

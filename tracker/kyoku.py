@@ -38,6 +38,22 @@ class MeldTile:
     sideways: bool
     face_up: bool
     group: int  # which meld of its edge
+    votes: Counter = field(default_factory=Counter)  # code -> confidence summed over its reads
+
+
+@dataclass
+class Call:
+    """A call (chi / pon / daiminkan) as emitted, to correct when later reads of its tiles say
+    otherwise: its meld ``group``, the read (``frame``) and ``type`` it was emitted at (a
+    correction names them), what it says now, and where its called tile lies (``pick``)."""
+
+    edge: int
+    group: int
+    frame: int
+    type: str
+    codes: list[str]  # the laid tiles, left to right, as the record has them now
+    pick: int
+    kind: str  # the call's type as the record has it now (a correction may turn a pon into a chi)
 
 
 @dataclass
@@ -64,6 +80,7 @@ class Kyoku:
     dora: list[str]
     rivers: list[list[Slot]] = field(default_factory=lambda: [[] for _ in range(4)])
     melds: list[list[MeldTile]] = field(default_factory=lambda: [[] for _ in range(4)])
+    calls: list[Call] = field(default_factory=list)  # calls read with three or more tiles laid
     dora_places: list[DoraPlace] = field(default_factory=list)  # face-up tiles seen in the walls
     started: bool = False  # start_kyoku emitted (needs the dealer: the first discard)
     round: tuple[int, int, int, int] | None = None  # wind, number, honba, riichi sticks

@@ -3,12 +3,14 @@ A mixin of ``tracker.tracker.TableTracker`` (its state, config and emitting)."""
 
 from __future__ import annotations
 
+from collections import Counter
+
 import numpy as np
 
 from rules_check.checks.invalid_meld import is_set
 from tracker import events as ev
 from tracker import tiles
-from tracker.kyoku import Kyoku, MeldTile, disarm
+from tracker.kyoku import Call, Kyoku, MeldTile, disarm
 from tracker.melds import first_sighting, ready_melds, seen_before, sideways_by_spacing
 from tracker.readings import one_per_place, pick_code
 from tracker.zones import MELD, TableView
@@ -47,6 +49,11 @@ class MeldReader:
                 kv = np.array([m.v for m in known])
                 d = np.hypot(obs.u[:, None] - ku[None], obs.v[:, None] - kv[None])
                 fresh = d.min(axis=1) >= self.cfg.match_mm
+                for j in np.nonzero(~fresh & obs.face_up)[0].tolist():
+                    code = self._code(int(obs.class_ids[j]))
+                    if code != tiles.UNKNOWN:
+                        known[int(d[j].argmin())].votes[code] += float(obs.confidence[j])
+                self._review_calls(k, e, out)
             new = obs.select(fresh)
             certain = seen_before(new.u, new.v, k.cand_meld[e], self.cfg.match_mm)
             k.cand_meld[e] = np.stack([new.u, new.v], axis=1).astype(np.float64)
@@ -141,9 +148,16 @@ class MeldReader:
             side = sideways_by_spacing(lr.u)
         group = 1 + max((m.group for m in k.melds[e]), default=-1)
         for j in range(len(lr)):
+            raw = self._code(int(lr.class_ids[j])) if lr.face_up[j] else tiles.UNKNOWN
             k.melds[e].append(
                 MeldTile(
-                    float(lr.u[j]), float(lr.v[j]), codes[j], bool(lr.sideways[j]), bool(lr.face_up[j]), group
+                    float(lr.u[j]),
+                    float(lr.v[j]),
+                    codes[j],
+                    bool(lr.sideways[j]),
+                    bool(lr.face_up[j]),
+                    group,
+                    Counter({raw: float(lr.confidence[j])} if raw != tiles.UNKNOWN else {}),
                 )
             )
         laid_codes = list(codes)
@@ -216,6 +230,9 @@ class MeldReader:
         out.append(
             lambda seat: kind_cls(actor=seat(e), target=seat(src_edge), pai=pai, consumed=consumed, laid=laid)
         )
+        if laid_known:
+            kind = kind_cls.model_fields["type"].default
+            k.calls.append(Call(e, group, self._frame, kind, list(codes), pick, kind))
         k.pending_count[e] -= len(consumed)
         if kind_cls is ev.Daiminkan:
             k.kans += 1
@@ -225,6 +242,51 @@ class MeldReader:
         k.last_discard = None
         k.last_actor = e
         return True
+
+    def _review_calls(self, k: Kyoku, e: int, out: list) -> None:
+        """Correct a call of edge ``e`` whose tiles later reads see otherwise: a call is read from
+        one or two looks as it is laid (a tile read unsure stays ``?``), its tiles then lie in view
+        for the rest of the kyoku. A tile's reading changes, as a discard's does, once its votes
+        reach ``retract_after`` / 2 and twice those of what the record says; the called tile keeps
+        the river's reading unless that was unknown. The correction is a ``retract`` with the
+        call's tiles (and its type, when they make the other call: a pon read from one tile that
+        was a chi)."""
+        for call in (c for c in k.calls if c.edge == e):
+            laid = [m for m in k.melds[e] if m.group == call.group][: len(call.codes)]  # (a kakan adds one)
+            codes = list(call.codes)
+            for i, tile in enumerate(laid):
+                said, best = codes[i], pick_code(tile.votes)
+                if (i == call.pick and said != tiles.UNKNOWN) or best in (tiles.UNKNOWN, said):
+                    continue
+                if (
+                    tile.votes[best] >= self.cfg.retract_after * 0.5
+                    and tile.votes[best] > 2 * tile.votes[said]
+                ):
+                    codes[i] = best
+            if codes == call.codes:
+                continue
+            codes = _fill_triplet(codes, codes[call.pick])
+            kind = call.kind
+            if len(codes) == 3 and tiles.UNKNOWN not in codes:
+                kind = "pon" if is_set("pon", codes) else "chi" if is_set("chi", codes) else kind
+            call.codes, call.kind = codes, kind
+            for tile, code in zip(laid, codes):
+                tile.code = code  # a kakan names its pon by these
+            pai = codes[call.pick]
+            consumed = [c for i, c in enumerate(codes) if i != call.pick]
+            out.append(
+                lambda seat, c=call, p=pai, used=consumed, as_type=(kind if kind != call.type else None): (
+                    ev.Retract(
+                        target_type=c.type,
+                        target_frame=c.frame,
+                        actor=seat(c.edge),
+                        pai=p,
+                        consumed=used,
+                        as_type=as_type,
+                        reason="meld reread",
+                    )
+                )
+            )
 
 
 def _fill_unsure(codes: list[str], raw: list[str], laid_known: bool, called: str) -> list[str]:

@@ -76,6 +76,7 @@ def unknown_tiles(events: list) -> list[str]:
 
 def write_outputs(result: AnalysisResult, out_dir: Path, rules_name: str, extra: dict) -> None:
     from rules_check.alert import write_alerts_jsonl
+    from tracker.events import apply_retractions
     from tracker.logs import events_to_tenhou6, write_mjai
     from tracker.table.layout import RULES_BY_NAME
 
@@ -96,11 +97,12 @@ def write_outputs(result: AnalysisResult, out_dir: Path, rules_name: str, extra:
                 + "\n"
             )
     write_alerts_jsonl(result.alerts, out_dir / "alerts.jsonl")
-    result.missing = unknown_tiles(result.events)
+    record = apply_retractions(result.events)  # the game as finally read: corrections applied
+    result.missing = unknown_tiles(record)
     tenhou = out_dir / "game.tenhou6.json"
-    if not result.missing and result.events:
+    if not result.missing and record:
         try:
-            tenhou.write_text(json.dumps(events_to_tenhou6(result.events), ensure_ascii=False) + "\n")
+            tenhou.write_text(json.dumps(events_to_tenhou6(record), ensure_ascii=False) + "\n")
             result.wrote_tenhou6 = True
         except Exception as err:  # the converter rejects a record it cannot express
             result.missing.append(f"tenhou.net/6 conversion failed: {err}")

@@ -171,6 +171,27 @@ def test_a_retraction_taken_back_restores_what_it_dropped():
     assert [e.type for e in ev.apply_retractions(reach)] == ["dahai"]
 
 
+def test_a_call_read_again_is_corrected_in_its_tiles_and_type_the_latest_correction_standing():
+    pon = ev.Pon(actor=1, target=0, pai="6p", consumed=["?", "?"], frame=50)
+    fix = ev.Retract(
+        target_type="pon", target_frame=50, actor=1, pai="6p", consumed=["7p", "8p"], as_type="chi", frame=80
+    )
+    assert ev.parse_event(fix.to_json()) == fix and fix.corrects
+    (chi,) = ev.apply_retractions([pon, fix])
+    assert isinstance(chi, ev.Chi) and (chi.actor, chi.target, chi.pai, chi.consumed) == (
+        1,
+        0,
+        "6p",
+        ["7p", "8p"],
+    )
+    assert chi.frame == 50  # it stays where it was made
+    # read again once more: a pon after all (the correction names the call as first emitted)
+    back = ev.Retract(target_type="pon", target_frame=50, actor=1, pai="6p", consumed=["6p", "6p"], frame=99)
+    (again,) = ev.apply_retractions([pon, fix, back])
+    assert (again.type, again.consumed) == ("pon", ["6p", "6p"])
+    assert ev.apply_retractions([pon, ev.Retract(target_type="pon", target_frame=50, actor=1)]) == []
+
+
 def test_a_retraction_with_a_tile_corrects_a_dora_indicator():
     start = ev.StartKyoku(
         bakaze="E", dora_marker="4p", kyoku=1, honba=0, kyotaku=0, oya=0,

@@ -317,6 +317,33 @@ def test_a_kakan_names_the_pon_tiles_it_left_unread_by_the_added_tile():
     assert [(e.actor, e.pai, e.consumed) for e in kakan] == [(1, "6p", ["6p", "6p", "6p"])]
 
 
+def test_a_call_with_unread_tiles_is_corrected_once_later_looks_agree():
+    # laid as 6p and two unsure tiles: a pon of 6p for now (one of three runs, or the pon); the
+    # tiles then lie in view: one look at 7p 8p is not enough, three are, and make it a chi
+    s = _call_from_left("6p")
+    _lay_meld(s, _laid(("6p", True, 0.9), ("1s", False, 0.2), ("2s", False, 0.2)))
+    assert (_last_call(s).type, _last_call(s).consumed) == ("pon", ["?", "?"])
+    later = _laid(("6p", True, 0.9), ("7p", False, 0.8), ("8p", False, 0.8))
+    _lay_meld(s, later, frames=(20,))
+    assert not any(e.type == "retract" for e in s.events)
+    _lay_meld(s, later, frames=(21, 22))
+    fixes = [e for e in s.events if e.type == "retract"]
+    assert [(e.target_type, e.target_frame, e.reason, e.as_type) for e in fixes] == [
+        ("pon", 5, "meld reread", "chi")
+    ]
+    (call,) = [e for e in apply_retractions(s.events) if e.type in ("chi", "pon")]
+    assert (call.type, call.pai, call.consumed) == ("chi", "6p", ["7p", "8p"])
+    _lay_meld(s, later, frames=(23, 24))
+    assert len([e for e in s.events if e.type == "retract"]) == 1  # said once
+
+
+def test_the_called_tile_keeps_the_rivers_reading_whatever_the_meld_shows_later():
+    s = _call_from_left("C")
+    _lay_meld(s, _laid(("C", True, 0.9), ("C", False, 0.9), ("C", False, 0.9)))
+    _lay_meld(s, _laid(("P", True, 0.9), ("C", False, 0.9), ("C", False, 0.9)), frames=(20, 21, 22, 23))
+    assert not any(e.type == "retract" for e in s.events)
+
+
 def test_a_failing_rules_checker_costs_no_event():
     s = _Script()
 

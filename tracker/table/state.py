@@ -93,6 +93,7 @@ class TableState:
         self.actor: int | None = None  # whose turn it is
         self.last_discard: tuple[int, int] | None = None  # (seat, river index) still callable
         self._expect_replacement: int | None = None
+        self._calls: dict[tuple[int, int], Meld] = {}  # (seat, frame) of a call -> its meld
 
     # --- derived counts ---------------------------------------------------------------------
 
@@ -224,7 +225,9 @@ class TableState:
             order, sideways = layout.open_meld_order(kind, e.pai, list(e.consumed), offset)
         except ValueError as err:
             raise StateError(f"seat {e.actor}: {err}") from None
-        self.seats[e.actor].melds.append(Meld(kind, order, called=e.pai, source=e.target, sideways=sideways))
+        meld = Meld(kind, order, called=e.pai, source=e.target, sideways=sideways)
+        self.seats[e.actor].melds.append(meld)
+        self._calls[(e.actor, e.frame)] = meld  # a correction names it so
         self.actor = e.actor
 
     def _on_kakan(self, e: ev.Kakan) -> None:
@@ -271,17 +274,38 @@ class TableState:
     def _on_retract(self, e: ev.Retract) -> None:
         """The camera corrects itself; the record's readers apply it (events.apply_retractions).
         A riichi taken back also unwinds the seat's riichi (and its deposit), so what follows is
-        not judged as a hand in riichi."""
+        not judged as a hand in riichi. A call read again is laid out anew with its corrected
+        tiles (what follows judges those: a kakan, a kuikae)."""
         if e.actor is None:
             return
         seat = self.seats[e.actor]
-        if e.target_type == "reach" and seat.riichi:
+        meld = self._calls.get((e.actor, e.target_frame))
+        if e.target_type in ("chi", "pon", "daiminkan") and e.corrects and meld is not None:
+            self._relay(e.actor, meld, e)
+        elif e.target_type == "reach" and seat.riichi:
             seat.riichi = False
             seat.sideways_next = False
         elif e.target_type == "reach_accepted" and seat.riichi_accepted:
             seat.riichi_accepted = False
             self.scores[e.actor] += 1000
             self.kyotaku -= 1
+
+    def _relay(self, actor: int, meld: Meld, e: ev.Retract) -> None:
+        """Lay ``meld`` out again as corrected by ``e`` (its tiles, its type); a correction that
+        makes no meld the layout knows leaves it as it was."""
+        if meld.type not in ("chi", "pon", "daiminkan") or meld.source is None:
+            return  # (since added to: a kakan keeps its pon's tiles)
+        kind = e.as_type or meld.type
+        called = e.pai or meld.called or tiles.UNKNOWN
+        rest = [t for i, t in enumerate(meld.tiles) if i != meld.sideways]
+        consumed = list(e.consumed) if e.consumed is not None else rest
+        try:
+            order, sideways = layout.open_meld_order(
+                kind, called, consumed, layout.relative(actor, meld.source)
+            )
+        except ValueError:
+            return
+        meld.type, meld.tiles, meld.called, meld.sideways = kind, order, called, sideways
 
     def _on_dora(self, e: ev.Dora) -> None:
         if len(self.dora_indicators) > self.kans:

@@ -155,6 +155,19 @@ def test_kakan_lays_the_added_tile_on_the_sideways_one():
     assert state.seats[2].hand_count == 10
 
 
+def test_a_call_read_again_is_laid_out_anew():
+    """A camera's pon of 6p with two tiles unread, read again as a chi 6-7-8: the seat's meld is the
+    chi (a later kakan or kuikae is judged on it); another call's correction leaves it alone."""
+    events = start_unseen() + turn(0, "?", "6p")
+    events += [ev.Pon(actor=1, target=0, pai="6p", consumed=["?", "?"], frame=50)]
+    fix = dict(target_type="pon", actor=1, pai="6p", consumed=["8p", "7p"], as_type="chi", frame=80)
+    state = play(events + [ev.Retract(target_frame=49, **fix)], check=False)
+    assert state.seats[1].melds[0].tiles == ["6p", "?", "?"]  # another frame named: laid as read
+    state = play(events + [ev.Retract(target_frame=50, **fix)], check=False)
+    meld = state.seats[1].melds[0]
+    assert (meld.type, meld.tiles, meld.called, meld.sideways) == ("chi", ["6p", "7p", "8p"], "6p", 0)
+
+
 @pytest.mark.parametrize("rules, down", [(layout.MLEAGUE, (1, 2)), (layout.MCR, (0, 3))])
 def test_ankan_face_down_positions(rules, down):
     hands = hands_with(s0="9999p2345678m12s")
