@@ -6,7 +6,9 @@ the ones the ruleset does not check, reports each ``once`` finding once per kyok
 seat dead (和了放棄 / 相公) after a penalty that kills the hand, so its later calls and wins are
 illegal (from a camera, not after a finding judged on readings, ``READINGS``: a count, tile
 faces; see ``Rules._alert``).
-``RulesChecker`` is the live form: ``feed(event)`` one event at a time, no look-ahead.
+``RulesChecker`` is the live form: ``feed(event)`` one event at a time, no look-ahead. From a
+camera it holds the alerts judged on tile faces (``FACE_READINGS``) for ``settle_frames`` and
+drops one whose readings the camera corrects meanwhile (``release``; call it at the end).
 """
 
 from __future__ import annotations
@@ -26,6 +28,13 @@ Check = Callable[[object, Situation], list[Finding]]
 #: the discard and the meld before it. On the evaluation set, a false early draw and both false
 #: kuikae (a discard read as the called kind) each made their seat's later calls and win alerts too
 READINGS = frozenset({"tile_count_excess", "tile_count_short", "invalid_meld", "kuikae", "early_draw"})
+#: findings on the faces of a discard or a meld as first read; the tracker keeps reading those
+#: tiles and corrects a misread with a ``retract`` (a discard's median 88 frames later, a call's 58
+#: on the evaluation set), so from a camera such an alert waits for its readings to settle
+FACE_READINGS = frozenset({"invalid_meld", "kuikae"})
+#: frames (3 s at 30 fps) a face-reading alert is held (DESIGN.md matches alerts by their evidence
+#: frame, which the hold keeps; the referee sees it this much later)
+SETTLE_FRAMES = 90
 
 
 class Rules:
@@ -40,6 +49,11 @@ class Rules:
         self._reported: set[tuple] = set()
         self._count = 0
         self._kyoku = 0
+
+    @property
+    def camera(self) -> bool:
+        """The stream comes from a camera (its discards carry their river slot)."""
+        return self._camera
 
     @property
     def dead(self) -> frozenset[int]:
@@ -93,18 +107,23 @@ class Rules:
 
 
 class RulesChecker:
-    """Feed events live; holds its own TableState, the alerts so far and each win's hand value."""
+    """Feed events live; holds its own TableState, the alerts so far and each win's hand value.
+    ``settle_frames``: how long a camera's face-reading alert waits (0: none waits)."""
 
-    def __init__(self, ruleset: RuleSet):
+    def __init__(self, ruleset: RuleSet, settle_frames: int = SETTLE_FRAMES):
         self.ruleset = ruleset
         self.rules = Rules(ruleset)
         self.state = TableState(ruleset.table)
+        self.settle_frames = settle_frames
         self.alerts: list[Alert] = []
         self.values: list[HandValue] = []
         self.state_errors: list[str] = []
+        self.held: list[Alert] = []
+        self.withdrawn: list[Alert] = []  # held alerts whose readings the camera corrected
 
     def feed(self, event) -> list[Alert]:
-        alerts = self.rules.check(event, self.state)
+        """The alerts this event raises, and the held ones whose time has come (``event.frame``)."""
+        found = self.rules.check(event, self.state)
         if event.type == "hora":
             value = hand_value(event, self.state, self.ruleset)
             if value is not None:
@@ -113,11 +132,41 @@ class RulesChecker:
             self.state.update(event)
         except StateError as err:  # an observed event the record cannot hold: keep watching
             self.state_errors.append(f"{event.type}: {err}")
+        if event.type == "retract" and event.target_type != "retract":
+            self._withdraw(event)
+        alerts = [a for a in found if not self._waits(a)]
+        self.held += [a for a in found if self._waits(a)]
         self.alerts.extend(alerts)
-        return alerts
+        return alerts + (self.release(event.frame) if event.frame is not None else [])
+
+    def release(self, frame: int | None = None) -> list[Alert]:
+        """Held alerts that waited ``settle_frames`` by ``frame`` (every one without a frame: at the
+        end of the stream)."""
+        due = [a for a in self.held if frame is None or a.frame + self.settle_frames <= frame]
+        self.held = [a for a in self.held if frame is not None and a.frame + self.settle_frames > frame]
+        self.alerts.extend(due)
+        return due
 
     def feed_all(self, events: Iterable) -> list[Alert]:
         out = []
         for event in events:
             out.extend(self.feed(event))
-        return out
+        return out + self.release()
+
+    def _waits(self, alert: Alert) -> bool:
+        return (
+            self.settle_frames > 0
+            and self.rules.camera
+            and alert.code in FACE_READINGS
+            and alert.frame is not None
+        )
+
+    def _withdraw(self, fix) -> None:
+        """Drop the held alerts of the seat whose reading from the alert's frame or the
+        ``settle_frames`` before it (the call a kuikae follows) this retraction corrects."""
+        corrected = [
+            a.seat == fix.actor and a.frame - self.settle_frames <= fix.target_frame <= a.frame
+            for a in self.held
+        ]
+        self.withdrawn += [a for a, c in zip(self.held, corrected) if c]
+        self.held = [a for a, c in zip(self.held, corrected) if not c]

@@ -17,9 +17,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
     for event in events:
         if event.type == "start_kyoku":
             kyoku += 1
-        for alert in checker.feed(event):
-            seat = "-" if alert.seat is None else alert.seat
-            print(f"kyoku {kyoku} seat {seat} {alert.code} [{alert.penalty}]: {alert.message}")
+        _print_alerts(checker.feed(event), kyoku)
         if event.type == "hora" and checker.values and args.values:
             v = checker.values[-1]
             how = "tsumo" if v.tsumo else f"ron from seat {v.target}"
@@ -27,12 +25,19 @@ def _cmd_check(args: argparse.Namespace) -> int:
             names = ", ".join(f"{y.name} {y.value}" for y in v.yaku)
             print(f"kyoku {kyoku} seat {v.seat} wins ({how}): {size}, {v.points} points, deltas {v.deltas}")
             print(f"    {names}")
+    _print_alerts(checker.release(), kyoku)  # (a camera's face readings wait to settle)
     if args.alerts:
         write_alerts_jsonl(checker.alerts, args.alerts)
     print(f"{len(checker.alerts)} alerts under {args.rules} rules, {len(checker.values)} wins valued")
     for problem in checker.state_errors:
         print(f"note: the record does not fold: {problem}")
     return 0
+
+
+def _print_alerts(alerts: list, kyoku: int) -> None:
+    for alert in alerts:
+        seat = "-" if alert.seat is None else alert.seat
+        print(f"kyoku {kyoku} seat {seat} {alert.code} [{alert.penalty}]: {alert.message}")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

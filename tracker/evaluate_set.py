@@ -406,6 +406,10 @@ def checker_alerts(events: list) -> list[dict]:
             out += [
                 {**a.model_dump(), "emitted": event.frame} for a in alerts if keep is None or a.code == keep
             ]
+        last = events[-1].frame if events else None
+        out += [
+            {**a.model_dump(), "emitted": last} for a in checker.release() if keep is None or a.code == keep
+        ]
     return sorted(out, key=lambda a: a["emitted"] if a["emitted"] is not None else -1)
 
 

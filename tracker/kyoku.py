@@ -45,7 +45,8 @@ class MeldTile:
 class Call:
     """A call (chi / pon / daiminkan) as emitted, to correct when later reads of its tiles say
     otherwise: its meld ``group``, the read (``frame``) and ``type`` it was emitted at (a
-    correction names them), what it says now, and where its called tile lies (``pick``)."""
+    correction names them), what it says now, where its called tile lies (``pick``) and the
+    discard it took (``source`` in ``source_edge``'s river)."""
 
     edge: int
     group: int
@@ -54,6 +55,8 @@ class Call:
     codes: list[str]  # the laid tiles, left to right, as the record has them now
     pick: int
     kind: str  # the call's type as the record has it now (a correction may turn a pon into a chi)
+    source_edge: int
+    source: Slot
 
 
 @dataclass

@@ -232,7 +232,7 @@ class MeldReader:
         )
         if laid_known:
             kind = kind_cls.model_fields["type"].default
-            k.calls.append(Call(e, group, self._frame, kind, list(codes), pick, kind))
+            k.calls.append(Call(e, group, self._frame, kind, list(codes), pick, kind, src_edge, slot))
         k.pending_count[e] -= len(consumed)
         if kind_cls is ev.Daiminkan:
             k.kans += 1
@@ -266,6 +266,18 @@ class MeldReader:
             if codes == call.codes:
                 continue
             codes = _fill_triplet(codes, codes[call.pick])
+            called = _called_again(codes, call.pick, laid[call.pick].votes)
+            if called != codes[call.pick]:  # the river misread the tile taken from it: say so there too
+                codes[call.pick] = call.source.said = called
+                out.append(
+                    lambda seat, c=call, p=called: ev.Retract(
+                        target_type="dahai",
+                        target_frame=c.source.frame,
+                        actor=seat(c.source_edge),
+                        pai=p,
+                        reason="called tile reread",
+                    )
+                )
             kind = call.kind
             if len(codes) == 3 and tiles.UNKNOWN not in codes:
                 kind = "pon" if is_set("pon", codes) else "chi" if is_set("chi", codes) else kind
@@ -287,6 +299,20 @@ class MeldReader:
                     )
                 )
             )
+
+
+def _called_again(codes: list[str], pick: int, votes: Counter) -> str:
+    """The called tile of a call whose other tiles were read again (``codes``, the called one at
+    ``pick`` as the river read it): as it was, unless with it the three make no set and they do
+    with the meld's own reading of it, or, unread, with the kind of the other two when they are
+    a pair (a run has no pairs: a pon)."""
+    if len(codes) != 3 or tiles.UNKNOWN in codes or _makes_set(codes, pick, codes[pick]):
+        return codes[pick]
+    own = pick_code(votes)
+    if own != tiles.UNKNOWN:
+        return own if _makes_set(codes, pick, own) else codes[pick]
+    pair = {tiles.deaka(c) for i, c in enumerate(codes) if i != pick}
+    return pair.pop() if len(pair) == 1 else codes[pick]
 
 
 def _fill_unsure(codes: list[str], raw: list[str], laid_known: bool, called: str) -> list[str]:

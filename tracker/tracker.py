@@ -172,7 +172,9 @@ class TableTracker(RiverReader, MeldReader, HandReader, DoraReader):
         self.kyoku = None
         if self.seat0_edge is None and self.waiting:
             self.seat0_edge = 0  # never saw a discard: keep the image bottom as seat 0
-        return self._emit(out, frame, t)
+        result = self._emit(out, frame, t)
+        late = self.checker.release()  # the end: no reading will settle further
+        return result.model_copy(update={"alerts": result.alerts + late}) if late else result
 
     def _detect(self, image: np.ndarray, box: tuple[int, int, int, int] | None = None) -> TileDetections:
         """Detections in ``box`` (x0, y0, x1, y1; default the felt's box, or all the image without
@@ -223,7 +225,7 @@ class TableTracker(RiverReader, MeldReader, HandReader, DoraReader):
     def _emit(self, factories: list[EventFactory], frame: int, t: float) -> FrameResult:
         self.waiting.extend((f, frame, t) for f in factories)
         if self.seat0_edge is None or not self.waiting:
-            return FrameResult(frame=frame, t=t)
+            return FrameResult(frame=frame, t=t, alerts=self.checker.release(frame))
         out, alerts = [], []
         for factory, f_frame, f_t in self.waiting:
             event = factory(self._seat)
@@ -240,6 +242,7 @@ class TableTracker(RiverReader, MeldReader, HandReader, DoraReader):
             except Exception as err:  # a checker bug must not cost the record: note it, keep watching
                 self.state_errors.append(f"frame {f_frame} {event.type}: rules checker failed: {err!r}")
             out.append(event)
+        alerts.extend(self.checker.release(frame))  # face readings that had time to settle
         self.waiting = []
         if self.kyoku is not None:
             self.kyoku.pending_count = [0] * 4  # the state now holds every event

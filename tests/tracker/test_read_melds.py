@@ -32,3 +32,16 @@ def test_the_called_tile_lies_where_its_kind_is_seen_preferring_the_sideways_pla
     assert _position_of(_codes("3z|3z|3z"), "W", side=[]) == 0
     assert _position_of(_codes("1z|?|2z"), "W", side=[1]) is None
     assert _position_of(_codes("1z|?|2z"), "?", side=[1]) is None
+
+
+def test_the_called_tile_is_read_again_only_when_the_river_reading_makes_no_set():
+    from collections import Counter
+
+    from tracker.read_melds import _called_again
+
+    assert _called_again(_codes("1m|3m|3m"), 0, Counter()) == "3m"  # a pair: a pon of 3m
+    assert _called_again(_codes("1m|3m|3m"), 0, Counter({"1m": 2.0})) == "1m"  # laid wrong (错碰)
+    assert _called_again(_codes("1m|3m|4m"), 0, Counter({"2m": 2.0})) == "2m"  # the meld's own read
+    assert _called_again(_codes("1m|3m|4m"), 0, Counter()) == "1m"  # 2m or 5m: not guessed
+    assert _called_again(_codes("2m|3m|4m"), 0, Counter({"5m": 9.0})) == "2m"  # a set: the river's
+    assert _called_again(_codes("?|3m|3m"), 0, Counter()) == "?"  # (filled by _fill_triplet, not here)

@@ -337,6 +337,21 @@ def test_a_call_with_unread_tiles_is_corrected_once_later_looks_agree():
     assert len([e for e in s.events if e.type == "retract"]) == 1  # said once
 
 
+def test_a_called_tile_the_river_misread_is_corrected_in_the_river_too():
+    # the river read 1m; the meld, laid unsure, then shows 3m 3m 3m on later looks: a pon of 3m,
+    # and the discard it took was a 3m
+    s = _call_from_left("1m")
+    _lay_meld(s, _laid(("1m", True, 0.3), ("3m", False, 0.2), ("3m", False, 0.2)))
+    assert (_last_call(s).pai, _last_call(s).consumed) == ("1m", ["?", "?"])
+    _lay_meld(s, _laid(("3m", True, 0.9), ("3m", False, 0.9), ("3m", False, 0.9)), frames=(20, 21, 22))
+    record = apply_retractions(s.events)
+    (pon,) = [e for e in record if e.type == "pon"]
+    assert (pon.pai, pon.consumed) == ("3m", ["3m", "3m"])
+    assert [e.pai for e in record if e.type == "dahai"] == ["3m"]
+    reasons = [e.reason for e in s.events if e.type == "retract"]
+    assert reasons == ["called tile reread", "meld reread"]
+
+
 def test_the_called_tile_keeps_the_rivers_reading_whatever_the_meld_shows_later():
     s = _call_from_left("C")
     _lay_meld(s, _laid(("C", True, 0.9), ("C", False, 0.9), ("C", False, 0.9)))

@@ -32,7 +32,7 @@ class TruthReplayAnalyzer:
 
     def __init__(self, truth: dict, ruleset: RuleSet):
         self.truth = truth
-        self.checker = RulesChecker(ruleset)
+        self.checker = RulesChecker(ruleset, settle_frames=0)  # truth is read right: nothing to wait for
         self._schedule = _observed_schedule(truth)  # [(frame, event, evidence box or None)]
         self._next = 0
 

@@ -1,0 +1,66 @@
+"""rules_check.checker.RulesChecker: from a camera, alerts on tile faces wait for the readings to
+settle, and one whose reading the camera corrects meanwhile is dropped."""
+
+from __future__ import annotations
+
+from rules_check.checker import SETTLE_FRAMES, RulesChecker
+from rules_check.ruleset import MLEAGUE
+from tests.builders import start_unseen
+from tracker import events as ev
+
+
+def _kuikae(camera: bool) -> list:
+    """Seat 1 chis seat 0's 6s with 45s at frame 40 and discards 3s at frame 50 (a 食替)."""
+    slot = (lambda col: ev.RiverPlacement(row=0, col=col, sideways=False)) if camera else (lambda col: None)
+    stream = start_unseen() + [
+        ev.Tsumo(actor=0, pai="?"),
+        ev.Dahai(actor=0, pai="6s", tsumogiri=False, slot=slot(0)),
+        ev.Chi(actor=1, target=0, pai="6s", consumed=["4s", "5s"]),
+        ev.Dahai(actor=1, pai="3s", tsumogiri=False, slot=slot(0)),
+    ]
+    return [e.model_copy(update={"frame": 10 * i}) for i, e in enumerate(stream)]
+
+
+def _later(frame: int) -> ev.HandCount:
+    return ev.HandCount(actor=2, count=13, frame=frame)
+
+
+def test_a_cameras_kuikae_waits_for_the_discard_to_settle_then_is_said_with_its_own_frame():
+    checker = RulesChecker(MLEAGUE)
+    said = [a for e in _kuikae(camera=True) for a in checker.feed(e)]
+    assert said == [] and [a.code for a in checker.held] == ["kuikae"]
+    assert checker.feed(_later(50 + SETTLE_FRAMES - 1)) == []
+    (alert,) = checker.feed(_later(50 + SETTLE_FRAMES))
+    assert (alert.code, alert.seat, alert.frame) == ("kuikae", 1, 50)  # matched by its evidence frame
+    assert checker.held == [] and checker.alerts == [alert]
+
+
+def test_a_kuikae_on_a_discard_the_camera_reads_again_is_dropped():
+    checker = RulesChecker(MLEAGUE)
+    for e in _kuikae(camera=True):
+        checker.feed(e)
+    other = ev.Retract(target_type="dahai", target_frame=50, actor=3, pai="9s", frame=70)  # another seat's
+    assert checker.feed(other) == [] and len(checker.held) == 1
+    reread = ev.Retract(target_type="dahai", target_frame=50, actor=1, pai="9s", frame=80)
+    assert checker.feed(reread) == [] and checker.held == []
+    assert checker.feed(_later(500)) == [] and checker.release() == []
+    assert [a.code for a in checker.withdrawn] == ["kuikae"] and checker.alerts == []
+
+
+def test_a_call_read_again_drops_the_kuikae_that_followed_it():
+    checker = RulesChecker(MLEAGUE)
+    for e in _kuikae(camera=True):
+        checker.feed(e)
+    fix = ev.Retract(target_type="chi", target_frame=40, actor=1, pai="6s", consumed=["7s", "8s"], frame=90)
+    checker.feed(fix)
+    assert checker.held == [] and [a.code for a in checker.withdrawn] == ["kuikae"]
+
+
+def test_what_is_still_held_at_the_end_is_said_and_a_record_is_never_held():
+    checker = RulesChecker(MLEAGUE)
+    checker.feed_all(_kuikae(camera=True))  # the stream ends before the discard settled
+    assert [a.code for a in checker.alerts] == ["kuikae"]
+    checker = RulesChecker(MLEAGUE)
+    assert [a.code for e in _kuikae(camera=False) for a in checker.feed(e)] == ["kuikae"]  # a game record
+    checker = RulesChecker(MLEAGUE, settle_frames=0)
+    assert [a.code for e in _kuikae(camera=True) for a in checker.feed(e)] == ["kuikae"]
