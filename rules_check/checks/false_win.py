@@ -18,14 +18,16 @@ A hand read from a camera can be misread by one tile, which makes a good win loo
 a hand whose tiles, with every other tile in view (rivers, melds, dora indicators), give a fifth
 copy of a kind is a misreading, not evidence: no ``not_complete`` / ``no_yaku`` judgement on it.
 A hand two or more tiles from complete is a misreading too (a false win is declared on a hand
-one tile off): ``not_complete`` is judged on hands one tile off only. Nor is ``no_yaku`` judged
-on a closed hand without riichi in a camera's stream (riichi is read
-from the sideways declaration tile; an upright one, itself a fault, would hide the yaku), nor on
+one tile off): ``not_complete`` is judged on hands one tile off only. A complete concealed part
+beside a meld whose tiles make no set is judged by ``invalid_meld`` at the call, not here. Nor is
+``no_yaku`` judged on a closed hand without riichi in a camera's stream (riichi is read from the
+sideways declaration tile; an upright one, itself a fault, would hide the yaku), nor on
 a hand with a wind triplet (a camera does not see the round wind).
 """
 
 from __future__ import annotations
 
+from rules_check.checks.invalid_meld import is_set
 from rules_check.hands import fifth_copy, shanten, waits, winning_hand
 from rules_check.situation import Finding, Situation
 from rules_check.value import NoValue, evaluate
@@ -85,6 +87,11 @@ def _yaku_unseen(event, situation: Situation, hand: list[str]) -> bool:
     return any(shown.count(wind) >= 3 for wind in ("E", "S", "W", "N"))
 
 
+def _melds_are_sets(melds) -> bool:
+    """Every meld's tiles (a kakan's four, an ankan's) can be its set."""
+    return all(is_set("chi" if m.type == "chi" else "pon", m.all_tiles) for m in melds)
+
+
 def check(event, situation: Situation) -> list[Finding]:
     if event.type != "hora":
         return []
@@ -118,6 +125,8 @@ def check(event, situation: Situation) -> list[Finding]:
             case, text = "below_min_fan", reason
         elif shanten(hand) > 0:
             return []  # two or more tiles from complete: nobody declares that, the camera misread it
+        elif shanten(hand) < 0 and not _melds_are_sets(situation.table.seats[seat].melds):
+            return []  # the concealed part wins; a meld read as no set is invalid_meld's to judge
         else:
             case, text = "not_complete", "the hand is not complete"
         return [Finding(CODE, seat, f"false win on {pai} with {shown}: {text} ({where})", case=case)]

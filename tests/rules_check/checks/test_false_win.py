@@ -159,3 +159,26 @@ def test_no_yaku_with_a_wind_triplet_is_not_judged_from_a_camera():
     seen += draw(2, "P", slot=(0, 0, False)) + draw(3, "1s", slot=(0, 0, False))
     hand = ["2m", "3m", "4m", "4p", "5p", "6p", "2s", "3s", "5p", "5p", "S", "S", "S"]
     assert found(feed(seen + [ev.Hora(actor=0, target=3, hand=hand)])) == []
+
+
+def test_a_complete_hand_beside_a_meld_read_as_no_set_is_no_false_win():
+    # a camera read seat 1's chi 1m 2m 3m as a pon of 1m holding 3m 3m; its win on 7s is complete
+    # in its concealed part: the meld's reading is at fault (invalid_meld judges calls), not the win
+    from tests.builders import start_unseen
+
+    def seen(actor: int, pai: str, col: int) -> list:
+        slot = ev.RiverPlacement(row=0, col=col, sideways=False)
+        return [ev.Tsumo(actor=actor, pai="?"), ev.Dahai(actor=actor, pai=pai, tsumogiri=False, slot=slot)]
+
+    stream = start_unseen() + seen(0, "1m", 0)
+    stream += [
+        ev.Pon(actor=1, target=0, pai="1m", consumed=["3m", "3m"]),
+        ev.Dahai(actor=1, pai="N", tsumogiri=False),
+    ]
+    stream += seen(2, "7s", 0)
+    hand = ["2p", "3p", "4p", "5p", "6p", "7p", "8s", "9s", "E", "E"]
+    checker = feed(stream + [ev.Hora(actor=1, target=2, pai="7s", hand=hand + ["7s"])])
+    assert "false_win" not in [code for code, _, _ in found(checker)]
+    wrong = ["2p", "3p", "4p", "5p", "6p", "7p", "8s", "9s", "E", "W", "7s"]  # one tile off: still judged
+    checker = feed(stream + [ev.Hora(actor=1, target=2, pai="7s", hand=wrong)])
+    assert "false_win" in [code for code, _, _ in found(checker)]
