@@ -23,18 +23,32 @@ from rules_check.value import HandValue, hand_value
 from tracker.table.state import StateError, TableState
 
 Check = Callable[[object, Situation], list[Finding]]
-#: codes judged on one camera reading of tiles: a hand's count (an early draw too: a tile seen
-#: apart in the next hand while the discard was read), a meld's faces, a kuikae on the faces of
-#: the discard and the meld before it. On the evaluation set, a false early draw and both false
+#: findings (code, or (code, case)) judged on one camera reading of tiles: a hand's count (an
+#: early draw too: a tile seen apart in the next hand while the discard was read), a meld's faces,
+#: a kuikae on the faces of the discard and the meld before it, a chi from the wrong seat (a call
+#: is a chi or a pon by its faces). On the evaluation set, a false early draw and both false
 #: kuikae (a discard read as the called kind) each made their seat's later calls and win alerts too
-READINGS = frozenset({"tile_count_excess", "tile_count_short", "invalid_meld", "kuikae", "early_draw"})
+READINGS = frozenset(
+    {
+        "tile_count_excess",
+        "tile_count_short",
+        "invalid_meld",
+        "kuikae",
+        "early_draw",
+        ("illegal_call", "chi_not_kamicha"),
+    }
+)
 #: findings on the faces of a discard or a meld as first read; the tracker keeps reading those
 #: tiles and corrects a misread with a ``retract`` (a discard's median 88 frames later, a call's 58
 #: on the evaluation set), so from a camera such an alert waits for its readings to settle
-FACE_READINGS = frozenset({"invalid_meld", "kuikae"})
+FACE_READINGS = frozenset({"invalid_meld", "kuikae", ("illegal_call", "chi_not_kamicha")})
 #: frames (3 s at 30 fps) a face-reading alert is held (DESIGN.md matches alerts by their evidence
 #: frame, which the hold keeps; the referee sees it this much later)
 SETTLE_FRAMES = 90
+
+
+def _among(finding: Finding, kinds: frozenset) -> bool:
+    return finding.code in kinds or (finding.code, finding.case) in kinds
 
 
 class Rules:
@@ -49,6 +63,7 @@ class Rules:
         self._reported: set[tuple] = set()
         self._count = 0
         self._kyoku = 0
+        self.on_faces: set[str] = set()  # ids of a camera's alerts judged on tile faces (FACE_READINGS)
 
     @property
     def camera(self) -> bool:
@@ -89,11 +104,13 @@ class Rules:
         # from a camera a count or a meld's faces are one reading: a misreading that kills a hand
         # would turn each later call and the win of that seat into chombo alerts too, so there
         # such an alert stands alone for the referee (no dead-hand cascade)
-        alone = self._camera and finding.code in READINGS
+        alone = self._camera and _among(finding, READINGS)
         dies = penalty in DEAD_PENALTIES and finding.seat is not None and not alone
         if dies and finding.seat not in self.dead:
             self._dead[finding.seat] = finding.code
         self._count += 1
+        if self._camera and _among(finding, FACE_READINGS):
+            self.on_faces.add(f"k{self._kyoku:02d}-a{self._count:04d}")
         return Alert(
             id=f"k{self._kyoku:02d}-a{self._count:04d}",
             code=finding.code,
@@ -154,12 +171,7 @@ class RulesChecker:
         return out + self.release()
 
     def _waits(self, alert: Alert) -> bool:
-        return (
-            self.settle_frames > 0
-            and self.rules.camera
-            and alert.code in FACE_READINGS
-            and alert.frame is not None
-        )
+        return self.settle_frames > 0 and alert.id in self.rules.on_faces and alert.frame is not None
 
     def _withdraw(self, fix) -> None:
         """Drop the held alerts of the seat whose reading from the alert's frame or the

@@ -64,3 +64,24 @@ def test_what_is_still_held_at_the_end_is_said_and_a_record_is_never_held():
     assert [a.code for e in _kuikae(camera=False) for a in checker.feed(e)] == ["kuikae"]  # a game record
     checker = RulesChecker(MLEAGUE, settle_frames=0)
     assert [a.code for e in _kuikae(camera=True) for a in checker.feed(e)] == ["kuikae"]
+
+
+def test_a_chi_from_the_wrong_seat_read_again_as_a_pon_is_dropped_and_kills_no_hand():
+    # a camera read seat 2's pon of seat 0's 6p as a chi 4p 6p: a chi from toimen is illegal, but
+    # a chi or a pon is told by faces; later looks read 6p 6p 6p and correct the call
+    slot = ev.RiverPlacement(row=0, col=0, sideways=False)
+    stream = start_unseen() + [
+        ev.Tsumo(actor=0, pai="?"),
+        ev.Dahai(actor=0, pai="6p", tsumogiri=False, slot=slot),
+        ev.Chi(actor=2, target=0, pai="6p", consumed=["4p", "5p"]),
+    ]
+    stream = [e.model_copy(update={"frame": 10 * i}) for i, e in enumerate(stream)]  # the chi at 40
+    checker = RulesChecker(MLEAGUE)
+    assert [a for e in stream for a in checker.feed(e)] == []
+    assert [a.code for a in checker.held] == ["illegal_call"] and checker.rules.dead == frozenset()
+    fix = ev.Retract(
+        target_type="chi", target_frame=40, actor=2, pai="6p", consumed=["6p", "6p"], as_type="pon"
+    )
+    checker.feed(fix.model_copy(update={"frame": 70}))
+    assert checker.held == [] and [a.code for a in checker.withdrawn] == ["illegal_call"]
+    assert checker.release() == [] and checker.alerts == []
