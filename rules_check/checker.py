@@ -7,8 +7,9 @@ seat dead (和了放棄 / 相公) after a penalty that kills the hand, so its la
 illegal (from a camera, not after a finding judged on readings, ``READINGS``: a count, tile
 faces; see ``Rules._alert``).
 ``RulesChecker`` is the live form: ``feed(event)`` one event at a time, no look-ahead. From a
-camera it holds the alerts judged on tile faces (``FACE_READINGS``) for ``settle_frames`` and
-drops one whose readings the camera corrects meanwhile (``release``; call it at the end).
+camera it holds the alerts judged on tile faces (``FACE_READINGS``) or on how a call's tiles lie
+(``LAYOUT_READINGS``) for ``settle_frames`` and drops one whose readings the camera corrects
+meanwhile (``release``; call it at the end).
 """
 
 from __future__ import annotations
@@ -42,6 +43,8 @@ READINGS = frozenset(
 #: tiles and corrects a misread with a ``retract`` (a discard's median 88 frames later, a call's 58
 #: on the evaluation set), so from a camera such an alert waits for its readings to settle
 FACE_READINGS = frozenset({"invalid_meld", "kuikae", ("illegal_call", "chi_not_kamicha")})
+#: findings on how a call's tiles were first seen to lie, which the tracker reads again too
+LAYOUT_READINGS = frozenset({"meld_orientation"})
 #: frames (3 s at 30 fps) a face-reading alert is held (DESIGN.md matches alerts by their evidence
 #: frame, which the hold keeps; the referee sees it this much later)
 SETTLE_FRAMES = 90
@@ -64,6 +67,7 @@ class Rules:
         self._count = 0
         self._kyoku = 0
         self.on_faces: set[str] = set()  # ids of a camera's alerts judged on tile faces (FACE_READINGS)
+        self.on_layout: set[str] = set()  # ... on how a call's tiles lie (LAYOUT_READINGS)
 
     @property
     def camera(self) -> bool:
@@ -111,6 +115,8 @@ class Rules:
         self._count += 1
         if self._camera and _among(finding, FACE_READINGS):
             self.on_faces.add(f"k{self._kyoku:02d}-a{self._count:04d}")
+        if self._camera and _among(finding, LAYOUT_READINGS):
+            self.on_layout.add(f"k{self._kyoku:02d}-a{self._count:04d}")
         return Alert(
             id=f"k{self._kyoku:02d}-a{self._count:04d}",
             code=finding.code,
@@ -171,13 +177,20 @@ class RulesChecker:
         return out + self.release()
 
     def _waits(self, alert: Alert) -> bool:
-        return self.settle_frames > 0 and alert.id in self.rules.on_faces and alert.frame is not None
+        on_readings = alert.id in self.rules.on_faces or alert.id in self.rules.on_layout
+        return self.settle_frames > 0 and on_readings and alert.frame is not None
 
     def _withdraw(self, fix) -> None:
         """Drop the held alerts of the seat whose reading from the alert's frame or the
-        ``settle_frames`` before it (the call a kuikae follows) this retraction corrects."""
+        ``settle_frames`` before it (the call a kuikae follows) this retraction corrects: a
+        tile's face for an alert on faces, how a call's tiles lie for one on the layout."""
         corrected = [
-            a.seat == fix.actor and a.frame - self.settle_frames <= fix.target_frame <= a.frame
+            a.seat == fix.actor
+            and a.frame - self.settle_frames <= fix.target_frame <= a.frame
+            and (
+                (a.id in self.rules.on_faces and fix.corrects_faces)
+                or (a.id in self.rules.on_layout and fix.laid is not None)
+            )
             for a in self.held
         ]
         self.withdrawn += [a for a, c in zip(self.held, corrected) if c]

@@ -217,7 +217,8 @@ class Retract(_Event):
     its tile was this one instead. A call (chi / pon / daiminkan) read again on later looks is
     corrected with its tiles (``consumed``) and, when those make the other kind of call, its type
     (``as_type``: a pon read from one tile that was a chi); ``target_type`` stays the type the call
-    was first emitted as. ``target_type="retract"`` takes back a discard's retraction as gone (the
+    was first emitted as; ``laid`` corrects how its tiles were seen to lie (the sideways one read
+    again). ``target_type="retract"`` takes back a discard's retraction as gone (the
     tile seen again where it lay): the retraction of a dahai made on that read by that seat. The
     record is never rewritten in place: readers apply retractions (``apply_retractions``)."""
 
@@ -228,12 +229,18 @@ class Retract(_Event):
     pai: Tile | None = None
     consumed: list[Tile] | None = None
     as_type: Literal["chi", "pon"] | None = None
+    laid: MeldPlacement | None = None
     reason: str | None = None
 
     @property
     def corrects(self) -> bool:
-        """A correction (the event happened, with these tiles), not a taking back."""
-        return self.pai is not None or self.consumed is not None or self.as_type is not None
+        """A correction (the event happened, with these tiles or this layout), not a taking back."""
+        return any(x is not None for x in (self.pai, self.consumed, self.as_type, self.laid))
+
+    @property
+    def corrects_faces(self) -> bool:
+        """It takes the event back or corrects a tile of it (not only how its tiles lie)."""
+        return not self.corrects or any(x is not None for x in (self.pai, self.consumed, self.as_type))
 
 
 EVENT_CLASSES = (
@@ -321,6 +328,8 @@ def corrected(event, fix: Retract | None):
         update["pai"] = fix.pai
     if fix.consumed is not None and hasattr(event, "consumed"):
         update["consumed"] = list(fix.consumed)
+    if fix.laid is not None and hasattr(event, "laid"):
+        update["laid"] = fix.laid
     if fix.as_type is not None and fix.as_type != event.type and isinstance(event, Chi | Pon):
         data = {**event.model_dump(exclude={"type"}), **update}
         return (Chi if fix.as_type == "chi" else Pon).model_validate(data)

@@ -39,6 +39,8 @@ class MeldTile:
     face_up: bool
     group: int  # which meld of its edge
     votes: Counter = field(default_factory=Counter)  # code -> confidence summed over its reads
+    sideways_reads: int = 0  # reads after the call that saw it lie sideways (angle and box agree)
+    upright_reads: int = 0  # ... upright
 
 
 @dataclass
@@ -57,6 +59,7 @@ class Call:
     kind: str  # the call's type as the record has it now (a correction may turn a pon into a chi)
     source_edge: int
     source: Slot
+    side: list[int]  # the sideways tile's index as the record has it ([]: none seen)
 
 
 @dataclass

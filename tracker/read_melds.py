@@ -49,10 +49,13 @@ class MeldReader:
                 kv = np.array([m.v for m in known])
                 d = np.hypot(obs.u[:, None] - ku[None], obs.v[:, None] - kv[None])
                 fresh = d.min(axis=1) >= self.cfg.match_mm
-                for j in np.nonzero(~fresh & obs.face_up)[0].tolist():
+                for j in np.nonzero(~fresh)[0].tolist():
+                    tile = known[int(d[j].argmin())]
                     code = self._code(int(obs.class_ids[j]))
-                    if code != tiles.UNKNOWN:
-                        known[int(d[j].argmin())].votes[code] += float(obs.confidence[j])
+                    if obs.face_up[j] and code != tiles.UNKNOWN:
+                        tile.votes[code] += float(obs.confidence[j])
+                    tile.sideways_reads += bool(obs.sideways[j] and not obs.tall[j])
+                    tile.upright_reads += bool(not obs.sideways[j] and obs.tall[j])
                 self._review_calls(k, e, out)
             new = obs.select(fresh)
             certain = seen_before(new.u, new.v, k.cand_meld[e], self.cfg.match_mm)
@@ -232,7 +235,9 @@ class MeldReader:
         )
         if laid_known:
             kind = kind_cls.model_fields["type"].default
-            k.calls.append(Call(e, group, self._frame, kind, list(codes), pick, kind, src_edge, slot))
+            k.calls.append(
+                Call(e, group, self._frame, kind, list(codes), pick, kind, src_edge, slot, list(side))
+            )
         k.pending_count[e] -= len(consumed)
         if kind_cls is ev.Daiminkan:
             k.kans += 1
@@ -253,6 +258,7 @@ class MeldReader:
         was a chi)."""
         for call in (c for c in k.calls if c.edge == e):
             laid = [m for m in k.melds[e] if m.group == call.group][: len(call.codes)]  # (a kakan adds one)
+            self._review_layout(call, laid, out)
             codes = list(call.codes)
             for i, tile in enumerate(laid):
                 said, best = codes[i], pick_code(tile.votes)
@@ -299,6 +305,28 @@ class MeldReader:
                     )
                 )
             )
+
+    def _review_layout(self, call: Call, laid: list[MeldTile], out: list) -> None:
+        """Correct which tile of a call lies sideways once later reads say so by
+        ``meld_turn_margin``: one tile seen sideways that much more often than upright, and the
+        one the record names (if any) seen upright that much more often (the first looks at a
+        call being laid, a far camera's, turn a tile or miss it)."""
+        net = [m.sideways_reads - m.upright_reads for m in laid]
+        margin = self.cfg.meld_turn_margin
+        turned = [i for i, n in enumerate(net) if n >= margin]
+        if len(turned) != 1 or turned == call.side or any(net[i] > -margin for i in call.side):
+            return
+        call.side = turned
+        placement = ev.MeldPlacement(tiles=list(call.codes), sideways=turned)
+        out.append(
+            lambda seat, c=call, p=placement: ev.Retract(
+                target_type=c.type,
+                target_frame=c.frame,
+                actor=seat(c.edge),
+                laid=p,
+                reason="meld layout reread",
+            )
+        )
 
 
 def _called_again(codes: list[str], pick: int, votes: Counter) -> str:

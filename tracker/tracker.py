@@ -70,6 +70,7 @@ class TrackerConfig(BaseModel):
     # below this a meld tile's code is left unknown: at 0.4 seven false invalid melds on the evaluation
     # set were tiles read at 0.4-0.5 (two staged faults were found only on such reads)
     meld_min_confidence: float = 0.5
+    meld_turn_margin: int = 3  # later reads, sideways over upright, that move a call's sideways tile
     retract_after: int = 4  # still reads that contradict a discard before it is retracted
     # a discard taken back as gone, confirmed again within this: restored (on the evaluation set
     # the low camera's far tiles came back 6 to 1346 frames later; a window of 300 lost 8 discards)

@@ -85,3 +85,30 @@ def test_a_chi_from_the_wrong_seat_read_again_as_a_pon_is_dropped_and_kills_no_h
     checker.feed(fix.model_copy(update={"frame": 70}))
     assert checker.held == [] and [a.code for a in checker.withdrawn] == ["illegal_call"]
     assert checker.release() == [] and checker.alerts == []
+
+
+def test_a_meld_laid_out_wrong_waits_and_only_a_layout_correction_drops_it():
+    # seat 2's pon of seat 0's 6p read with its right tile sideways (toimen's goes in the middle)
+    slot = ev.RiverPlacement(row=0, col=0, sideways=False)
+    seen = ev.MeldPlacement(tiles=["6p", "6p", "6p"], sideways=[2])
+    stream = start_unseen() + [
+        ev.Tsumo(actor=0, pai="?"),
+        ev.Dahai(actor=0, pai="6p", tsumogiri=False, slot=slot),
+        ev.Pon(actor=2, target=0, pai="6p", consumed=["6p", "6p"], laid=seen),
+    ]
+    stream = [e.model_copy(update={"frame": 10 * i}) for i, e in enumerate(stream)]  # the pon at 40
+
+    def held_after(fix: ev.Retract) -> RulesChecker:
+        checker = RulesChecker(MLEAGUE)
+        for e in stream + [fix.model_copy(update={"frame": 70})]:
+            checker.feed(e)
+        return checker
+
+    tiles_only = ev.Retract(target_type="pon", target_frame=40, actor=2, pai="6p", consumed=["6p", "6p"])
+    assert [a.code for a in held_after(tiles_only).held] == ["meld_orientation"]  # still laid wrong
+    layout = ev.Retract(
+        target_type="pon", target_frame=40, actor=2, laid=ev.MeldPlacement(tiles=["6p"] * 3, sideways=[1])
+    )
+    checker = held_after(layout)
+    assert checker.held == [] and [a.code for a in checker.withdrawn] == ["meld_orientation"]
+    assert not layout.corrects_faces and layout.corrects

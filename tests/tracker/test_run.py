@@ -16,7 +16,9 @@ def test_the_tenhou6_record_applies_the_cameras_corrections(tmp_path):
     first = next(i for i, e in enumerate(events) if e.type == "dahai")
     read = list(events)
     read[first] = events[first].model_copy(update={"pai": "?"})  # unsure as it landed ...
-    fix = ev.Retract(target_type="dahai", target_frame=first, actor=events[first].actor, pai=events[first].pai)
+    fix = ev.Retract(
+        target_type="dahai", target_frame=first, actor=events[first].actor, pai=events[first].pai
+    )
     read.insert(first + 5, fix)  # ... read on later looks
     result = AnalysisResult(events=read)
     write_outputs(result, tmp_path, "mleague", {})

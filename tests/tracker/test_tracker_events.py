@@ -352,6 +352,22 @@ def test_a_called_tile_the_river_misread_is_corrected_in_the_river_too():
     assert reasons == ["called tile reread", "meld reread"]
 
 
+def test_which_tile_of_a_call_lies_sideways_is_read_again():
+    # the pon from the left read as it was laid with its right tile turned; later looks see the
+    # left one sideways and the right one upright: the layout is corrected, the tiles are not
+    s = _call_from_left("C")
+    _lay_meld(s, _laid(("C", False, 0.9), ("C", False, 0.9), ("C", True, 0.9)))
+    assert _last_call(s).laid.sideways == [2]
+    later = _laid(("C", True, 0.9), ("C", False, 0.9), ("C", False, 0.9))
+    _lay_meld(s, later, frames=(20, 21))
+    assert not any(e.type == "retract" for e in s.events)  # two looks: not yet
+    _lay_meld(s, later, frames=(22, 23, 24))
+    (fix,) = [e for e in s.events if e.type == "retract"]
+    assert (fix.reason, fix.laid.sideways, fix.consumed) == ("meld layout reread", [0], None)
+    (pon,) = [e for e in apply_retractions(s.events) if e.type == "pon"]
+    assert pon.laid.sideways == [0] and pon.laid.tiles == ["C", "C", "C"]
+
+
 def test_the_called_tile_keeps_the_rivers_reading_whatever_the_meld_shows_later():
     s = _call_from_left("C")
     _lay_meld(s, _laid(("C", True, 0.9), ("C", False, 0.9), ("C", False, 0.9)))
