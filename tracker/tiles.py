@@ -56,11 +56,6 @@ def is_bonus(code: str) -> bool:
     return code in BONUS
 
 
-def has_bonus_tiles(rules: str) -> bool:
-    """Whether a ruleset's tables carry flowers and seasons (only MCR's of the three)."""
-    return rules == "mcr"
-
-
 def suit(code: str) -> str | None:
     """``m``/``p``/``s`` for number tiles, ``z`` for honours, None for anything else."""
     if code in HONORS:

@@ -28,7 +28,6 @@ from pydantic import BaseModel, ConfigDict
 
 from rules_check.checker import RulesChecker
 from tracker import events as ev
-from tracker import tiles
 from tracker.analysis import FrameResult
 from tracker.kyoku import EventFactory, Kyoku
 from tracker.read_dora import DoraReader
@@ -253,7 +252,7 @@ class TableTracker(RiverReader, MeldReader, HandReader, DoraReader):
     # --- reading the table ------------------------------------------------------------------
 
     def _code(self, class_id: int) -> str:
-        return game_code(class_id, tiles.has_bonus_tiles(self.cfg.rules))
+        return game_code(class_id, self.cfg.rules == "mcr")
 
     def _observe(
         self, view: TableView, frame: int, t: float, trusted: np.ndarray | None = None

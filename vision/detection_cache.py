@@ -33,8 +33,6 @@ def detector_identity(detector) -> str:
     if detector.reader is not None:
         parts.append(file_md5(detector.reader.model_path))
     parts.append(f"threshold={detector.threshold} reader_weight={detector.reader_weight}")
-    if not detector.bonus_tiles:  # (caches made before the option had them all: same name)
-        parts.append("no bonus tiles")
     return " ".join(parts)
 
 

@@ -14,14 +14,13 @@ import cv2
 import numpy as np
 
 from models.spec import ANGLES, NATIVE_TILE_PX, STRIDE
-from tracker.tiles import BACK, BONUS, STANDING, class_id
+from tracker.tiles import BACK, STANDING, class_id
 from vision.detections import TileDetections
 from vision.reader import TileReader
 from vision.reader_options import DEFAULT_READER
 
 DEFAULT_MODEL = Path(__file__).resolve().parents[1] / "models" / "tiles.onnx"
 _FACE_DOWN = np.array([class_id(BACK), class_id(STANDING)])
-_BONUS = np.array([class_id(c) for c in BONUS])
 _ANGLES = np.asarray(ANGLES, dtype=np.int64)
 MIN_TILE_PX, MAX_TILE_PX = 8.0, 256.0
 
@@ -35,9 +34,7 @@ class TileDetector:
 
     ``threshold``: minimum centre score for a tile. ``threads``: onnxruntime intra-op threads.
     ``reader_path``: the reader model that re-reads face-up tiles (``vision.reader``); None: the
-    net's classes alone. ``bonus_tiles``: whether flowers and seasons can be on the table; without
-    them (every ruleset but MCR) a face read as one is given the best of the other faces instead,
-    which on unseen art is often the right one (a small 西 or 北 looks like a flower).
+    net's classes alone.
     """
 
     def __init__(
@@ -47,10 +44,8 @@ class TileDetector:
         threshold: float = 0.3,
         reader_path: str | Path | None = DEFAULT_READER,
         reader_weight: float = 0.5,
-        bonus_tiles: bool = True,
     ) -> None:
         self.model_path = Path(model_path)
-        self.bonus_tiles = bonus_tiles
         self.threshold = threshold
         self.session = load_session(self.model_path, threads)
         self.input_name = self.session.get_inputs()[0].name
@@ -72,14 +67,7 @@ class TileDetector:
         x, scale = self.prepare(image, tile_px)
         peaks, cls, size, offset, orient = self.session.run(None, {self.input_name: x})
         found, probs = decode(
-            peaks[0, 0],
-            cls[0],
-            size[0],
-            offset[0],
-            orient[0],
-            self.threshold,
-            self.class_logits,
-            () if self.bonus_tiles else _BONUS,
+            peaks[0, 0], cls[0], size[0], offset[0], orient[0], self.threshold, self.class_logits
         )
         h, w = image.shape[:2]
         boxes = np.clip(found.boxes / np.float32(scale), 0, [w, h, w, h]).astype(np.float32)
@@ -98,8 +86,6 @@ class TileDetector:
         w = self.reader_weight
         log_p = (1 - w) * np.log(net_probs[up] + 1e-6) + w * np.log(reader_probs + 1e-6)
         log_p[:, _FACE_DOWN] = -np.inf  # the net found a face here; which face is the question
-        if not self.bonus_tiles:
-            log_p[:, _BONUS] = -np.inf
         p = np.exp(log_p - log_p.max(axis=1, keepdims=True))
         p /= p.sum(axis=1, keepdims=True)
         ids = p.argmax(axis=1)
@@ -155,26 +141,21 @@ def decode(
     orient: np.ndarray,
     threshold: float,
     class_logits: bool = True,
-    excluded: np.ndarray | tuple = (),
 ) -> tuple[TileDetections, np.ndarray]:
     """Net maps of one image -> (TileDetections in net-input px, class probabilities (N, C)).
 
     ``peaks`` (h, w) local-maximum scores, ``cls`` (C, h, w) logits (probabilities when
     ``class_logits`` is false), ``size`` (2, h, w) px, ``offset`` (2, h, w) in cells, ``orient``
-    (4, h, w) logits or probabilities (only the argmax is used). ``excluded``: class ids that
-    cannot be on this table; their probability is zeroed (not shared out: a tile that looked most
-    like one keeps a low confidence).
+    (4, h, w) logits or probabilities (only the argmax is used).
     """
     ys, xs = np.nonzero(peaks > threshold)
     if not len(ys):
         return TileDetections.empty(), np.zeros((0, cls.shape[0]), np.float32)
     score = peaks[ys, xs]
-    probs = cls[:, ys, xs]  # (C, K), a copy (fancy indexing)
+    probs = cls[:, ys, xs]  # (C, K)
     if class_logits:  # softmax over the peak cells only
         probs = np.exp(probs - probs.max(axis=0))
         probs /= probs.sum(axis=0)
-    if len(excluded):
-        probs[np.asarray(excluded)] = 0.0
     ids = probs.argmax(axis=0)
     cx = (xs + offset[0, ys, xs]) * STRIDE
     cy = (ys + offset[1, ys, xs]) * STRIDE

@@ -98,16 +98,3 @@ def test_keys_ending_in_zero_bytes_survive_the_file(tmp_path, monkeypatch):
     again = CachedDetector(CountingDetector(), path, "m")
     again.detect(_image(2), 20.0)
     assert again.hits == 1
-
-
-def test_a_detector_reading_no_flowers_names_another_cache():
-    """Caches made with flowers and seasons readable are not answers for a detector without them."""
-    import pytest
-
-    from vision.detection_cache import detector_identity
-    from vision.detector import DEFAULT_MODEL, TileDetector
-
-    if not DEFAULT_MODEL.is_file():
-        pytest.skip(f"{DEFAULT_MODEL} not built yet")
-    every = detector_identity(TileDetector(reader_path=None))
-    assert detector_identity(TileDetector(reader_path=None, bonus_tiles=False)) == every + " no bonus tiles"

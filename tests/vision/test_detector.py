@@ -45,21 +45,6 @@ def test_decode_softmaxes_class_logits_at_the_peaks_only():
     assert conf == pytest.approx(0.8 * 0.75, rel=1e-5)
 
 
-def test_decode_gives_a_face_that_cannot_be_on_the_table_its_next_best():
-    """At a table without flowers (every ruleset but MCR) a face that looked most like a flower
-    is the best of the others, at the confidence that face had, not more."""
-    peaks, cls, size, offset, orient = _maps()
-    peaks[3, 5] = 0.9
-    cls[class_id("flower2"), 3, 5], cls[class_id("W"), 3, 5] = 0.6, 0.3
-    bonus = [class_id(c) for c in ("flower1", "flower2", "flower3", "flower4")]
-    kept, _ = decode(peaks, cls, size, offset, orient, threshold=0.3, class_logits=False)
-    assert kept.codes.tolist() == ["flower2"]
-    det, probs = decode(peaks, cls, size, offset, orient, 0.3, class_logits=False, excluded=bonus)
-    assert det.codes.tolist() == ["W"] and det.face_up.tolist() == [True]
-    assert det.confidence[0] == pytest.approx(0.9 * 0.3)
-    assert probs[0, bonus].max() == 0.0  # the reader's vote starts from these
-
-
 def test_decode_nothing():
     det, probs = decode(*_maps(), threshold=0.3)
     assert len(det) == 0 and probs.shape == (0, NUM_CLASSES)

@@ -81,24 +81,6 @@ def test_the_reader_and_the_net_vote_on_face_up_tiles_only():
 
 
 @needs_model
-def test_without_bonus_tiles_the_reader_cannot_vote_for_a_flower():
-    det = TileDetector(reader_path=None, bonus_tiles=False)
-    det.reader = _FakeReader()
-    det.reader.read = lambda image, boxes: (None, np.stack([_probs(("season3", 0.8), ("N", 0.15))]), None)
-    net = np.stack([_probs(("season3", 0.5), ("N", 0.3), ("E", 0.2))])
-    found = TileDetections(
-        np.array([[0, 0, 10, 13]], np.float32),
-        np.array([class_id("season3")]),
-        np.zeros(1, np.int64),
-        np.ones(1, bool),
-        np.full(1, 0.45, np.float32),
-    )
-    assert det._reread(np.zeros((20, 20, 3), np.uint8), found, net).codes.tolist() == ["N"]
-    det.bonus_tiles = True
-    assert det._reread(np.zeros((20, 20, 3), np.uint8), found, net).codes.tolist() == ["season3"]
-
-
-@needs_model
 def test_a_named_reader_must_exist(tmp_path):
     with pytest.raises(ModelError, match="missing-reader.onnx"):
         TileDetector(reader_path=tmp_path / "missing-reader.onnx")

@@ -10,15 +10,14 @@ from vision.reader_options import DEFAULT_READER, add_reader_argument, reader_ch
 SAMPLE_CLIP = Path(__file__).resolve().parents[1] / "samples" / "demo-kyoku" / "video.mp4"
 
 
-def _load_detector(model: str | None, reader: Path | None = DEFAULT_READER, bonus_tiles: bool = True):
-    """``reader``: the tile reader's file, None for the net alone (``--reader`` / ``--no-reader``);
-    ``bonus_tiles``: whether flowers and seasons can be read (not at a table without them)."""
+def _load_detector(model: str | None, reader: Path | None = DEFAULT_READER):
+    """``reader``: the tile reader's file, None for the net alone (``--reader`` / ``--no-reader``)."""
     from tracker.commands import CommandError
     from vision.detector import DEFAULT_MODEL, ModelError, TileDetector
 
     path = Path(model) if model else DEFAULT_MODEL
     try:
-        return TileDetector(path, threads=1, reader_path=reader, bonus_tiles=bonus_tiles)
+        return TileDetector(path, threads=1, reader_path=reader)
     except ModelError as err:
         hint = "pass --no-reader" if reader is not None and str(reader) in str(err) else "pass --model FILE"
         raise CommandError(f"{err} ({hint})") from None
@@ -45,7 +44,6 @@ def run_analyze(
 ) -> int:
     from tracker.commands import CommandError
     from tracker.run import analyze_video, summary_text, write_outputs
-    from tracker.tiles import has_bonus_tiles
     from tracker.tracker import TableTracker, TrackerConfig
     from vision.video import VideoError, VideoSource
 
@@ -54,7 +52,7 @@ def run_analyze(
     except VideoError as err:
         raise CommandError(str(err)) from None
     calibration = _calibration(video_path, calib)
-    detector = _load_detector(model, reader, has_bonus_tiles(rules))
+    detector = _load_detector(model, reader)
     if detections_cache:
         from vision.detection_cache import CachedDetector, detector_identity
 
