@@ -25,6 +25,9 @@ TURN_ENDS = ("hora", "ryukyoku", "end_kyoku", "end_game")
 THUMB_WIDTH = 320
 
 
+EVENT_IMAGES = 24  # frames kept (a few seconds of play's events; ~2.7 MB each at 1280x720)
+
+
 class LivePipeline:
     def __init__(
         self,
@@ -51,6 +54,9 @@ class LivePipeline:
         self.started: float | None = None
         self.ended: float | None = None
         self._lock = threading.Lock()
+        # images of the last frames that raised events: an alert held for its readings to settle
+        # (rules_check.checker.SETTLE_FRAMES) comes later and is pictured at its evidence frame
+        self._event_images: dict[int, np.ndarray] = {}
         self._latest: dict[str, Any] = {
             "type": "snapshot",
             "table": table,
@@ -116,10 +122,15 @@ class LivePipeline:
     def _handle(self, result: FrameResult, frame: Frame | None) -> None:
         if not result.events and not result.alerts and result.state is None:
             return
+        if result.events and frame is not None:
+            self._event_images[frame.index] = frame.image
+            while len(self._event_images) > EVENT_IMAGES:
+                del self._event_images[next(iter(self._event_images))]
         records = []
         for alert in result.alerts:
             alert = alert.model_copy(update={"id": f"{self.session}-{alert.id}"})
-            thumb = _thumbnail(frame.image, alert) if frame is not None else None
+            image = self._event_images.get(alert.frame, frame.image if frame is not None else None)
+            thumb = _thumbnail(image, alert) if image is not None else None
             records.append(self.store.add(alert, self.table, thumb))  # durable before broadcast
         turn = self._latest["turn"]
         for event in result.events:
