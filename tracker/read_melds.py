@@ -252,7 +252,8 @@ class MeldReader:
         """Correct a call of edge ``e`` whose tiles later reads see otherwise: a call is read from
         one or two looks as it is laid (a tile read unsure stays ``?``), its tiles then lie in view
         for the rest of the kyoku. A tile's reading changes, as a discard's does, once its votes
-        reach ``retract_after`` / 2 and twice those of what the record says; the called tile keeps
+        reach ``retract_after`` / 2 and twice those of what the record says, unless that turns tiles
+        that can make a set (unread ones not held against it) into ones that cannot; the called tile keeps
         the river's reading unless that was unknown. The correction is a ``retract`` with the
         call's tiles (and its type, when they make the other call: a pon read from one tile that
         was a chi)."""
@@ -273,6 +274,10 @@ class MeldReader:
                 continue
             codes = _fill_triplet(codes, codes[call.pick])
             called = _called_again(codes, call.pick, laid[call.pick].votes)
+            if _makes_set(call.codes, call.pick, call.codes[call.pick]) and not _makes_set(
+                codes, call.pick, called
+            ):
+                continue  # a set read as none: a misread rarely breaks a set, a wrong set is rarer still
             if called != codes[call.pick]:  # the river misread the tile taken from it: say so there too
                 codes[call.pick] = call.source.said = called
                 out.append(

@@ -337,6 +337,14 @@ def test_a_call_with_unread_tiles_is_corrected_once_later_looks_agree():
     assert len([e for e in s.events if e.type == "retract"]) == 1  # said once
 
 
+def test_later_looks_that_would_make_a_call_no_set_correct_nothing():
+    # "6p ? ?" can be a pon or a chi; 6p 9s E can be neither: a misread, not the call corrected
+    s = _call_from_left("6p")
+    _lay_meld(s, _laid(("6p", True, 0.9), ("1s", False, 0.2), ("2s", False, 0.2)))
+    _lay_meld(s, _laid(("6p", True, 0.9), ("9s", False, 0.9), ("E", False, 0.9)), frames=(20, 21, 22, 23))
+    assert not any(e.type == "retract" for e in s.events)
+
+
 def test_a_called_tile_the_river_misread_is_corrected_in_the_river_too():
     # the river read 1m; the meld, laid unsure, then shows 3m 3m 3m on later looks: a pon of 3m,
     # and the discard it took was a 3m
