@@ -225,6 +225,8 @@ class MeldReader:
             kind_cls = ev.Pon  # (honours make no runs: a call holding one is a pon, read wrong or laid wrong)
         else:
             kind_cls = ev.Chi
+        if kind_cls is not ev.Chi and _sure_pon(codes, pai):
+            consumed = _declared(pai, consumed)
         laid = ev.MeldPlacement(tiles=laid_codes, sideways=side, face_down=down) if laid_known else None
         if k.reach_pending is not None and k.reach_pending != e:
             out.append(lambda seat, a=k.reach_pending: ev.ReachAccepted(actor=seat(a)))
@@ -297,6 +299,8 @@ class MeldReader:
                 tile.code = code  # a kakan names its pon by these
             pai = codes[call.pick]
             consumed = [c for i, c in enumerate(codes) if i != call.pick]
+            if kind != "chi" and _sure_pon(codes, pai):
+                consumed = _declared(pai, consumed)
             out.append(
                 lambda seat, c=call, p=pai, used=consumed, as_type=(kind if kind != call.type else None): (
                     ev.Retract(
@@ -332,6 +336,23 @@ class MeldReader:
                 reason="meld layout reread",
             )
         )
+
+
+def _sure_pon(codes: list[str], pai: str) -> bool:
+    """A call that can only be a pon (or a daiminkan) of ``pai``: an honour, or its kind read twice."""
+    known = pai != tiles.UNKNOWN
+    return known and (tiles.is_honor(pai) or sum(tiles.deaka(c) == tiles.deaka(pai) for c in codes) >= 2)
+
+
+def _declared(pai: str, consumed: list[str]) -> list[str]:
+    """The own tiles of a call that can only be a pon (or a daiminkan) of ``pai``, as the record
+    declares them: the called kind (a tile laid wrong, 错碰, or unread is that kind in the record;
+    the layout, ``laid``, keeps what was seen and the rules checker judges it). Red fives read as
+    such stay red."""
+    if pai == tiles.UNKNOWN:
+        return consumed
+    kind = tiles.deaka(pai)
+    return [c if c != tiles.UNKNOWN and tiles.deaka(c) == kind else kind for c in consumed]
 
 
 def _called_again(codes: list[str], pick: int, votes: Counter) -> str:

@@ -266,12 +266,26 @@ def test_a_river_misread_loses_to_the_melds_own_read_when_only_that_makes_a_set(
 
 def test_a_call_holding_an_honour_is_a_pon_however_its_tiles_read():
     # the river read the discard E, the meld's tiles F and an unsure one: not a run (honours make
-    # none) but a pon whose tiles disagree
+    # none) but a pon whose tiles disagree. The record declares the pon of E; its layout keeps
+    # what was read (the rules checker judges that: a 错碰 or a misread)
     pon = _called(
         "E",
         _laid(("E", True, 0.9), ("F", False, 0.9), ("1m", False, 0.1)),
     )
-    assert (pon.type, pon.pai, pon.consumed) == ("pon", "E", ["F", "?"])
+    assert (pon.type, pon.pai, pon.consumed) == ("pon", "E", ["E", "E"])
+    assert pon.laid.tiles == ["E", "F", "?"]
+
+
+def test_a_pon_laid_with_a_wrong_tile_is_recorded_as_declared_and_judged_as_laid():
+    # 错碰: 7m called, 7m and 4m laid. The record's pon is of 7m (a game log writes the call made);
+    # the layout keeps the 4m the camera saw, and the rules checker alerts on it
+    s = _call_from_left("7m")
+    _lay_meld(s, _laid(("7m", True, 0.9), ("4m", False, 0.9), ("7m", False, 0.9)))
+    pon = _last_call(s)
+    assert (pon.type, pon.pai, pon.consumed) == ("pon", "7m", ["7m", "7m"])
+    assert pon.laid.tiles == ["7m", "4m", "7m"]
+    checker = s.tracker.checker
+    assert [(a.code, a.frame) for a in checker.held + checker.alerts] == [("invalid_meld", 5)]
 
 
 def test_an_unsure_read_that_makes_no_set_stays_unknown():
