@@ -6,7 +6,9 @@ the reading is compared with what the tracker already holds, per table edge:
 
 - a new tile in a river is a discard (code, slot, sideways; a first sideways discard is a riichi);
 - new tiles in a meld zone are a call taking the last discard (chi / pon / daiminkan), four with
-  backs an ankan, one laid beside a sideways meld tile a kakan;
+  backs an ankan, one laid beside a sideways meld tile a kakan; a call's tiles and which of them
+  lies sideways keep being read, and a call later looks read otherwise is corrected (``retract``
+  with its tiles, type or layout), as a discard read otherwise is;
 - a new face-up tile in a wall is a dora indicator; hands laid face up end the kyoku (hora /
   ryukyoku with the hands read into ``hand``); fresh walls with empty rivers start one;
 - standing tiles are counted (``hand_count``) at stable moments: on one still read when the row
