@@ -68,12 +68,6 @@ class Rules:
         self._kyoku = 0
         self.on_faces: set[str] = set()  # ids of a camera's alerts judged on tile faces (FACE_READINGS)
         self.on_layout: set[str] = set()  # ... on how a call's tiles lie (LAYOUT_READINGS)
-        self._once_keys: dict[str, tuple] = {}  # alert id -> its once-per-kyoku key
-
-    def forget(self, alert_id: str) -> None:
-        """An alert dropped before it was said: what it found may be found again (a call or a
-        discard judged anew on its tiles read again)."""
-        self._reported.discard(self._once_keys.pop(alert_id, None))
 
     @property
     def camera(self) -> bool:
@@ -106,7 +100,6 @@ class Rules:
         penalty = self.ruleset.penalty(finding.code, finding.case)
         if penalty is None:
             return None
-        key = None
         if finding.once is not None:
             key = (finding.code, finding.seat, finding.once)
             if key in self._reported:
@@ -120,8 +113,6 @@ class Rules:
         if dies and finding.seat not in self.dead:
             self._dead[finding.seat] = finding.code
         self._count += 1
-        if key is not None:
-            self._once_keys[f"k{self._kyoku:02d}-a{self._count:04d}"] = key
         if self._camera and _among(finding, FACE_READINGS):
             self.on_faces.add(f"k{self._kyoku:02d}-a{self._count:04d}")
         if self._camera and _among(finding, LAYOUT_READINGS):
@@ -151,14 +142,10 @@ class RulesChecker:
         self.values: list[HandValue] = []
         self.state_errors: list[str] = []
         self.held: list[Alert] = []
-        self._due: dict[str, int] = {}  # held alert id -> the frame it is said at
         self.withdrawn: list[Alert] = []  # held alerts whose readings the camera corrected
 
     def feed(self, event) -> list[Alert]:
         """The alerts this event raises, and the held ones whose time has come (``event.frame``)."""
-        due = self.release(event.frame) if event.frame is not None else []  # said before this event
-        if event.type == "retract" and event.target_type != "retract":
-            self._withdraw(event)  # before judging: the reading corrected may be judged anew on it
         found = self.rules.check(event, self.state)
         if event.type == "hora":
             value = hand_value(event, self.state, self.ruleset)
@@ -168,19 +155,18 @@ class RulesChecker:
             self.state.update(event)
         except StateError as err:  # an observed event the record cannot hold: keep watching
             self.state_errors.append(f"{event.type}: {err}")
+        if event.type == "retract" and event.target_type != "retract":
+            self._withdraw(event)
         alerts = [a for a in found if not self._waits(a)]
-        for alert in (a for a in found if self._waits(a)):
-            self.held.append(alert)
-            # from when it is raised: one judged anew on tiles read later points back at its evidence
-            self._due[alert.id] = max(alert.frame, event.frame or alert.frame) + self.settle_frames
+        self.held += [a for a in found if self._waits(a)]
         self.alerts.extend(alerts)
-        return due + alerts
+        return alerts + (self.release(event.frame) if event.frame is not None else [])
 
     def release(self, frame: int | None = None) -> list[Alert]:
         """Held alerts that waited ``settle_frames`` by ``frame`` (every one without a frame: at the
         end of the stream)."""
-        due = [a for a in self.held if frame is None or self._due[a.id] <= frame]
-        self.held = [a for a in self.held if frame is not None and self._due[a.id] > frame]
+        due = [a for a in self.held if frame is None or a.frame + self.settle_frames <= frame]
+        self.held = [a for a in self.held if frame is not None and a.frame + self.settle_frames > frame]
         self.alerts.extend(due)
         return due
 
@@ -207,7 +193,5 @@ class RulesChecker:
             )
             for a in self.held
         ]
-        for alert in (a for a, c in zip(self.held, corrected) if c):
-            self.withdrawn.append(alert)
-            self.rules.forget(alert.id)
+        self.withdrawn += [a for a, c in zip(self.held, corrected) if c]
         self.held = [a for a, c in zip(self.held, corrected) if not c]

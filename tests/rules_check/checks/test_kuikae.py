@@ -108,34 +108,3 @@ def test_a_cameras_kuikae_stands_alone_its_seats_later_calls_are_not_alerted():
 
     assert found(feed(stream(None))) == [("kuikae", 1, "dead_hand"), ("illegal_call", 1, "chombo")]
     assert found(feed(stream((0, 1, False)))) == [("kuikae", 1, "dead_hand")]
-
-
-def _seen_chi(consumed: list[str], discard: str) -> list:
-    """A camera's stream: seat 1 chis seat 0's 4m at frame 30 and discards ``discard`` at 40."""
-    slot = ev.RiverPlacement(row=0, col=0, sideways=False)
-    stream = start_unseen() + [
-        ev.Tsumo(actor=0, pai="?"),
-        ev.Dahai(actor=0, pai="4m", tsumogiri=False, slot=slot),
-        ev.Chi(actor=1, target=0, pai="4m", consumed=consumed),
-        ev.Dahai(actor=1, pai=discard, tsumogiri=False, slot=slot),
-    ]
-    return [e.model_copy(update={"frame": 10 * (i - 1)}) for i, e in enumerate(stream)]
-
-
-def test_a_call_or_discard_read_again_is_judged_anew_pointing_at_the_discard():
-    # the chi's 3m unread as it was laid: no judgement; read on later looks: 食替
-    late = ev.Retract(target_type="chi", target_frame=30, actor=1, pai="4m", consumed=["3m", "5m"], frame=90)
-    assert found(feed(_seen_chi(["?", "5m"], "4m"))) == []
-    checker = feed(_seen_chi(["?", "5m"], "4m") + [late])
-    assert found(checker) == [("kuikae", 1, "dead_hand")] and checker.alerts[0].frame == 40
-    # the discard unread, then read again as the called kind
-    reread = ev.Retract(target_type="dahai", target_frame=40, actor=1, pai="4m", frame=95)
-    checker = feed(_seen_chi(["3m", "5m"], "?") + [reread])
-    assert found(checker) == [("kuikae", 1, "dead_hand")]
-    # judged once: read first, then the call corrected with the same tiles again
-    checker = feed(_seen_chi(["3m", "5m"], "4m") + [late.model_copy(update={"frame": 300})])
-    assert found(checker) == [("kuikae", 1, "dead_hand")]
-    # a correction that takes the swap away: the first reading's alert, still waiting, is dropped
-    legal = ev.Retract(target_type="dahai", target_frame=40, actor=1, pai="9m", frame=60)
-    checker = feed(_seen_chi(["3m", "5m"], "4m") + [legal])
-    assert found(checker) == [] and [a.code for a in checker.withdrawn] == ["kuikae"]
