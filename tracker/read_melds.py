@@ -118,10 +118,18 @@ class MeldReader:
         code = self._code(int(new.class_ids[0]))
         group = base[0].group
         pon = [m.code for m in k.melds[e] if m.group == group]
+        call = next((c for c in k.calls if c.edge == e and c.group == group), None)
+        kind = (
+            tiles.deaka(call.codes[call.pick]) if call is not None and call.codes[call.pick] != "?" else None
+        )
+        if code == tiles.UNKNOWN and kind is not None:
+            code = kind  # a kakan adds the fourth of its pon's kind: an unread one is that
         k.melds[e].append(MeldTile(u, float(new.v[0]), code, True, True, group))
         # the pon's tiles are the added one's kind: ones it left unread are that kind too
         consumed = [tiles.deaka(code) if c == tiles.UNKNOWN and code != tiles.UNKNOWN else c for c in pon]
         consumed = (consumed + [tiles.UNKNOWN] * 3)[:3]
+        if call is not None and call.kind == "pon" and _sure_pon(call.codes, call.codes[call.pick]):
+            consumed = _declared(call.codes[call.pick], consumed)  # as its pon declared them
         self._own_draw(k, e, out)
         out.append(lambda seat: ev.Kakan(actor=seat(e), pai=code, consumed=consumed))
         k.last_kakan = (e, code, self._frame)  # robbable (chankan) until play passes on
@@ -276,10 +284,13 @@ class MeldReader:
                 continue
             codes = _fill_triplet(codes, codes[call.pick])
             called = _called_again(codes, call.pick, laid[call.pick].votes)
-            if _makes_set(call.codes, call.pick, call.codes[call.pick]) and not _makes_set(
-                codes, call.pick, called
+            trial = [called if i == call.pick else c for i, c in enumerate(codes)]
+            if _makes_set(call.codes, call.pick, call.codes[call.pick]) and not (
+                _makes_set(codes, call.pick, called) or _sure_pon(trial, called)
             ):
-                continue  # a set read as none: a misread rarely breaks a set, a wrong set is rarer still
+                # a set read as none: a misread rarely breaks a set, a wrong set is rarer still (a
+                # pon sure of its kind, laid with a wrong tile, stays the pon it declares)
+                continue
             if called != codes[call.pick]:  # the river misread the tile taken from it: say so there too
                 codes[call.pick] = call.source.said = called
                 out.append(

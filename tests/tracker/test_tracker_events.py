@@ -359,6 +359,32 @@ def test_later_looks_that_would_make_a_call_no_set_correct_nothing():
     assert not any(e.type == "retract" for e in s.events)
 
 
+def test_a_pon_read_again_with_a_wrong_tile_laid_stays_the_pon_it_declares():
+    # "7m ? ?", then 7m 4m 7m on later looks: no set, but a pon sure of its kind (7m twice)
+    s = _call_from_left("7m")
+    _lay_meld(s, _laid(("7m", True, 0.9), ("4m", False, 0.2), ("7m", False, 0.2)))
+    assert _last_call(s).consumed == ["?", "?"]
+    _lay_meld(s, _laid(("7m", True, 0.9), ("4m", False, 0.9), ("7m", False, 0.9)), frames=(20, 21, 22))
+    (pon,) = [e for e in apply_retractions(s.events) if e.type == "pon"]
+    assert (pon.pai, pon.consumed) == ("7m", ["7m", "7m"])
+
+
+def test_an_unread_tile_added_to_a_pon_is_of_its_kind():
+    s = _call_from_left("6p")
+    _lay_meld(s, _laid(("6p", True, 0.9), ("6p", False, 0.9), ("6p", False, 0.9)))
+    added = (306.0, 394.0 - 26, "6p", True, 0.9)
+    laid = _laid(("6p", True, 0.9), ("6p", False, 0.9), ("6p", False, 0.9))
+    view_rows = laid + [added]
+    for frame in (10, 11):
+        view = _view(_table() + [(0, MELD, *row[:4]) for row in view_rows])
+        ids = view.class_ids.copy()
+        ids[-1] = class_id("back")  # the added tile's face unread (a box the net called a back)
+        unread = replace(view, class_ids=ids, face_up=view.face_up & (np.arange(len(ids)) != len(ids) - 1))
+        s.events += s.tracker._emit(s.tracker._observe(unread, frame, frame / 30), frame, frame / 30).events
+    kakan = [e for e in s.events if e.type == "kakan"]
+    assert [(e.pai, e.consumed) for e in kakan] == [("6p", ["6p", "6p", "6p"])]
+
+
 def test_a_called_tile_the_river_misread_is_corrected_in_the_river_too():
     # the river read 1m; the meld, laid unsure, then shows 3m 3m 3m on later looks: a pon of 3m,
     # and the discard it took was a 3m
