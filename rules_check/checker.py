@@ -18,9 +18,11 @@ from collections.abc import Callable, Iterable
 
 from rules_check.alert import Alert
 from rules_check.checks import CHECKS
+from rules_check.checks.meld_orientation import laid_as_the_rules_want
 from rules_check.ruleset import DEAD_PENALTIES, RuleSet
 from rules_check.situation import Finding, Situation
 from rules_check.value import HandValue, hand_value
+from tracker.events import corrected
 from tracker.table.state import StateError, TableState
 
 Check = Callable[[object, Situation], list[Finding]]
@@ -143,9 +145,11 @@ class RulesChecker:
         self.state_errors: list[str] = []
         self.held: list[Alert] = []
         self.withdrawn: list[Alert] = []  # held alerts whose readings the camera corrected
+        self._evidence: dict[str, list] = {}  # held alert id -> the events it rests on
 
     def feed(self, event) -> list[Alert]:
         """The alerts this event raises, and the held ones whose time has come (``event.frame``)."""
+        before = self.state.kyoku_events if event.type == "dahai" else []  # (a kuikae's call)
         found = self.rules.check(event, self.state)
         if event.type == "hora":
             value = hand_value(event, self.state, self.ruleset)
@@ -158,7 +162,9 @@ class RulesChecker:
         if event.type == "retract" and event.target_type != "retract":
             self._withdraw(event)
         alerts = [a for a in found if not self._waits(a)]
-        self.held += [a for a in found if self._waits(a)]
+        for alert in (a for a in found if self._waits(a)):
+            self.held.append(alert)
+            self._evidence[alert.id] = [event, *_call_before(before, alert)]
         self.alerts.extend(alerts)
         return alerts + (self.release(event.frame) if event.frame is not None else [])
 
@@ -181,17 +187,40 @@ class RulesChecker:
         return self.settle_frames > 0 and on_readings and alert.frame is not None
 
     def _withdraw(self, fix) -> None:
-        """Drop the held alerts of the seat whose reading from the alert's frame or the
-        ``settle_frames`` before it (the call a kuikae follows) this retraction corrects: a
-        tile's face for an alert on faces, how a call's tiles lie for one on the layout."""
-        corrected = [
-            a.seat == fix.actor
-            and a.frame - self.settle_frames <= fix.target_frame <= a.frame
-            and (
-                (a.id in self.rules.on_faces and fix.corrects_faces)
-                or (a.id in self.rules.on_layout and fix.laid is not None)
-            )
-            for a in self.held
-        ]
-        self.withdrawn += [a for a, c in zip(self.held, corrected) if c]
-        self.held = [a for a, c in zip(self.held, corrected) if not c]
+        """Drop the held alerts whose evidence this retraction corrects: the event an alert was
+        raised on (a kuikae's discard, and the call before it) taken back, or read again with
+        other tiles (an alert on faces) or with its tiles lying as the rules want (an alert on
+        the layout)."""
+        named = (fix.target_type, fix.target_frame, fix.actor)
+        keep = []
+        for alert in self.held:
+            evidence = [e for e in self._evidence.get(alert.id, []) if _key(e) == named]
+            if any(self._refuted(alert, e, fix) for e in evidence):
+                self.withdrawn.append(alert)
+            else:
+                keep.append(alert)
+        self.held = keep
+
+    def _refuted(self, alert: Alert, event, fix) -> bool:
+        if not fix.corrects:
+            return True
+        now = corrected(event, fix)
+        if alert.id in self.rules.on_layout:
+            return laid_as_the_rules_want(now)
+        return _faces(now) != _faces(event)
+
+
+def _call_before(history: list, alert: Alert) -> list:
+    """The call a kuikae alert's discard followed (the last chi or pon of its seat), if any."""
+    if alert.code != "kuikae":
+        return []
+    calls = [e for e in history if e.type in ("chi", "pon") and e.actor == alert.seat]
+    return calls[-1:]
+
+
+def _key(event) -> tuple:
+    return (event.type, event.frame, getattr(event, "actor", None))
+
+
+def _faces(event) -> tuple:
+    return (event.type, getattr(event, "pai", None), tuple(getattr(event, "consumed", None) or ()))

@@ -213,14 +213,15 @@ class TileExposed(_Event):
 
 class Retract(_Event):
     """Vision: an earlier event was a wrong guess. ``target_type`` / ``target_frame`` / ``actor``
-    name it; without ``pai``, ``consumed`` or ``as_type`` it did not happen at all, with ``pai``
-    its tile was this one instead. A call (chi / pon / daiminkan) read again on later looks is
-    corrected with its tiles (``consumed``) and, when those make the other kind of call, its type
-    (``as_type``: a pon read from one tile that was a chi); ``target_type`` stays the type the call
-    was first emitted as; ``laid`` corrects how its tiles were seen to lie (the sideways one read
-    again). ``target_type="retract"`` takes back a discard's retraction as gone (the
-    tile seen again where it lay): the retraction of a dahai made on that read by that seat. The
-    record is never rewritten in place: readers apply retractions (``apply_retractions``)."""
+    name it; without ``pai``, ``consumed``, ``as_type`` or ``laid`` it did not happen at all, with
+    ``pai`` its tile was this one instead. A call (chi / pon / daiminkan) read again on later looks
+    is corrected whole: its tile, its own tiles (``consumed``), its type when they make the other
+    call (``as_type``: a pon read from one tile that was a chi; None: as first emitted) and how its
+    tiles lie (``laid``); ``target_type`` stays the type it was first emitted as, and each
+    correction replaces the one before. ``target_type="retract"`` takes back a discard's
+    retraction as gone (the tile seen again where it lay): the retraction of a dahai made on that
+    read by that seat. The record is never rewritten in place: readers apply retractions
+    (``apply_retractions``)."""
 
     type: Literal["retract"] = "retract"
     target_type: str
@@ -293,9 +294,10 @@ def parse_event(data: dict[str, Any]) -> Any:
 
 
 def apply_retractions(events: list) -> list:
-    """The record with every ``retract`` applied: retracted events dropped, corrected tiles set
-    (``pai``; a start_kyoku's or dora's ``dora_marker``), the ``retract`` events themselves left
-    out. A retraction names the latest event before it of that type, frame and actor (a kan's
+    """The record with every ``retract`` applied: retracted events dropped, corrections applied
+    (``pai``; a start_kyoku's or dora's ``dora_marker``; a call's ``consumed``, type and ``laid``;
+    the latest correction of an event replaces the earlier ones), the ``retract`` events
+    themselves left out. A retraction names the latest event before it of that type, frame and actor (a kan's
     replacement draw shares its frame with the draw before the kan). A retraction of a
     retraction (``target_type="retract"``: a discard taken back as gone, seen again) cancels it."""
     cancelled = _cancelled_retractions(events)

@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from tracker.melds import declared, sure_pon
+
 #: an event still to be made: given edge -> seat (known once the dealer is), the event
 EventFactory = Callable[[Callable[[int], int]], object]
 
@@ -60,6 +62,15 @@ class Call:
     source_edge: int
     source: Slot
     side: list[int]  # the sideways tile's index as the record has it ([]: none seen)
+    said: tuple = ()  # (pai, consumed, type, side) the record says now: a correction only on change
+
+    def record(self) -> tuple[str, list[str]]:
+        """(pai, consumed) as the record declares them from the laid ``codes``."""
+        pai = self.codes[self.pick]
+        consumed = [c for i, c in enumerate(self.codes) if i != self.pick]
+        if self.kind != "chi" and sure_pon(self.codes, pai):
+            consumed = declared(pai, consumed)
+        return pai, consumed
 
 
 @dataclass

@@ -93,3 +93,20 @@ def ready_melds(codes: list[str], backs: list[bool], certain: list[bool]) -> lis
         out.append(group)
         i += size
     return out
+
+
+def sure_pon(codes: list[str], pai: str) -> bool:
+    """A call that can only be a pon (or a daiminkan) of ``pai``: an honour, or its kind read twice."""
+    known = pai != tiles.UNKNOWN
+    return known and (tiles.is_honor(pai) or sum(tiles.deaka(c) == tiles.deaka(pai) for c in codes) >= 2)
+
+
+def declared(pai: str, consumed: list[str]) -> list[str]:
+    """The own tiles of a call that can only be a pon (or a daiminkan) of ``pai``, as the record
+    declares them: the called kind (a tile laid wrong, 错碰, or unread is that kind in the record;
+    the layout, ``laid``, keeps what was seen and the rules checker judges it). Red fives read as
+    such stay red."""
+    if pai == tiles.UNKNOWN:
+        return consumed
+    kind = tiles.deaka(pai)
+    return [c if c != tiles.UNKNOWN and tiles.deaka(c) == kind else kind for c in consumed]

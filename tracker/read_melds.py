@@ -11,7 +11,7 @@ from rules_check.checks.invalid_meld import is_set
 from tracker import events as ev
 from tracker import tiles
 from tracker.kyoku import Call, Kyoku, MeldTile, disarm
-from tracker.melds import first_sighting, ready_melds, seen_before, sideways_by_spacing
+from tracker.melds import declared, first_sighting, ready_melds, seen_before, sideways_by_spacing, sure_pon
 from tracker.readings import one_per_place, pick_code
 from tracker.zones import MELD, TableView
 
@@ -128,8 +128,8 @@ class MeldReader:
         # the pon's tiles are the added one's kind: ones it left unread are that kind too
         consumed = [tiles.deaka(code) if c == tiles.UNKNOWN and code != tiles.UNKNOWN else c for c in pon]
         consumed = (consumed + [tiles.UNKNOWN] * 3)[:3]
-        if call is not None and call.kind == "pon" and _sure_pon(call.codes, call.codes[call.pick]):
-            consumed = _declared(call.codes[call.pick], consumed)  # as its pon declared them
+        if call is not None and call.kind == "pon" and sure_pon(call.codes, call.codes[call.pick]):
+            consumed = declared(call.codes[call.pick], consumed)  # as its pon declared them
         self._own_draw(k, e, out)
         out.append(lambda seat: ev.Kakan(actor=seat(e), pai=code, consumed=consumed))
         k.last_kakan = (e, code, self._frame)  # robbable (chankan) until play passes on
@@ -233,8 +233,8 @@ class MeldReader:
             kind_cls = ev.Pon  # (honours make no runs: a call holding one is a pon, read wrong or laid wrong)
         else:
             kind_cls = ev.Chi
-        if kind_cls is not ev.Chi and _sure_pon(codes, pai):
-            consumed = _declared(pai, consumed)
+        if kind_cls is not ev.Chi and sure_pon(codes, pai):
+            consumed = declared(pai, consumed)
         laid = ev.MeldPlacement(tiles=laid_codes, sideways=side, face_down=down) if laid_known else None
         if k.reach_pending is not None and k.reach_pending != e:
             out.append(lambda seat, a=k.reach_pending: ev.ReachAccepted(actor=seat(a)))
@@ -245,9 +245,9 @@ class MeldReader:
         )
         if laid_known:
             kind = kind_cls.model_fields["type"].default
-            k.calls.append(
-                Call(e, group, self._frame, kind, list(codes), pick, kind, src_edge, slot, list(side))
-            )
+            call = Call(e, group, self._frame, kind, list(codes), pick, kind, src_edge, slot, list(side))
+            call.said = (pai, tuple(consumed), kind, tuple(side))  # what the record says of it
+            k.calls.append(call)
         k.pending_count[e] -= len(consumed)
         if kind_cls is ev.Daiminkan:
             k.kans += 1
@@ -259,111 +259,92 @@ class MeldReader:
         return True
 
     def _review_calls(self, k: Kyoku, e: int, out: list) -> None:
-        """Correct a call of edge ``e`` whose tiles later reads see otherwise: a call is read from
-        one or two looks as it is laid (a tile read unsure stays ``?``), its tiles then lie in view
-        for the rest of the kyoku. A tile's reading changes, as a discard's does, once its votes
-        reach ``retract_after`` / 2 and twice those of what the record says, unless that turns tiles
-        that can make a set (unread ones not held against it) into ones that cannot; the called tile keeps
-        the river's reading unless that was unknown. The correction is a ``retract`` with the
-        call's tiles (and its type, when they make the other call: a pon read from one tile that
-        was a chi)."""
+        """Correct a call of edge ``e`` that later reads see otherwise: a call is read from the one
+        or two looks as it is laid (a tile read unsure stays ``?``), its tiles then lie in view for
+        the rest of the kyoku. Its tiles are read again (``_tiles_read_again``) and which of them
+        lies sideways (``_layout_read_again``); when what the record would say changes, a
+        ``retract`` names the call with all of it: tiles, type (a pon read from one tile that was
+        a chi) and layout (each correction replaces the one before)."""
         for call in (c for c in k.calls if c.edge == e):
             laid = [m for m in k.melds[e] if m.group == call.group][: len(call.codes)]  # (a kakan adds one)
-            self._review_layout(call, laid, out)
-            codes = list(call.codes)
-            for i, tile in enumerate(laid):
-                said, best = codes[i], pick_code(tile.votes)
-                if (i == call.pick and said != tiles.UNKNOWN) or best in (tiles.UNKNOWN, said):
-                    continue
-                if (
-                    tile.votes[best] >= self.cfg.retract_after * 0.5
-                    and tile.votes[best] > 2 * tile.votes[said]
-                ):
-                    codes[i] = best
-            if codes == call.codes:
-                continue
-            codes = _fill_triplet(codes, codes[call.pick])
-            called = _called_again(codes, call.pick, laid[call.pick].votes)
-            trial = [called if i == call.pick else c for i, c in enumerate(codes)]
-            if _makes_set(call.codes, call.pick, call.codes[call.pick]) and not (
-                _makes_set(codes, call.pick, called) or _sure_pon(trial, called)
-            ):
-                # a set read as none: a misread rarely breaks a set, a wrong set is rarer still (a
-                # pon sure of its kind, laid with a wrong tile, stays the pon it declares)
-                continue
-            if called != codes[call.pick]:  # the river misread the tile taken from it: say so there too
-                codes[call.pick] = call.source.said = called
-                out.append(
-                    lambda seat, c=call, p=called: ev.Retract(
-                        target_type="dahai",
-                        target_frame=c.source.frame,
-                        actor=seat(c.source_edge),
-                        pai=p,
-                        reason="called tile reread",
-                    )
-                )
-            kind = call.kind
-            if len(codes) == 3 and tiles.UNKNOWN not in codes:
-                kind = "pon" if is_set("pon", codes) else "chi" if is_set("chi", codes) else kind
-            call.codes, call.kind = codes, kind
-            for tile, code in zip(laid, codes):
-                tile.code = code  # a kakan names its pon by these
-            pai = codes[call.pick]
-            consumed = [c for i, c in enumerate(codes) if i != call.pick]
-            if kind != "chi" and _sure_pon(codes, pai):
-                consumed = _declared(pai, consumed)
+            call.side = self._layout_read_again(call, laid)
+            codes = self._tiles_read_again(call, laid, out)
+            if codes is not None:
+                kind = call.kind
+                if len(codes) == 3 and tiles.UNKNOWN not in codes:
+                    kind = "pon" if is_set("pon", codes) else "chi" if is_set("chi", codes) else kind
+                call.codes, call.kind = codes, kind
+                for tile, code in zip(laid, codes):
+                    tile.code = code  # a kakan names its pon by these
+            pai, consumed = call.record()
+            now = (pai, tuple(consumed), call.kind, tuple(call.side))
+            if now == call.said:
+                continue  # (a tile read anew that the record does not show: a 错碰's wrong tile)
+            call.said = now
+            placement = ev.MeldPlacement(tiles=list(call.codes), sideways=list(call.side))
+            as_type = call.kind if call.kind in ("chi", "pon") and call.type in ("chi", "pon") else None
             out.append(
-                lambda seat, c=call, p=pai, used=consumed, as_type=(kind if kind != call.type else None): (
-                    ev.Retract(
-                        target_type=c.type,
-                        target_frame=c.frame,
-                        actor=seat(c.edge),
-                        pai=p,
-                        consumed=used,
-                        as_type=as_type,
-                        reason="meld reread",
-                    )
+                lambda seat, c=call, p=pai, used=consumed, t=as_type, lay=placement: ev.Retract(
+                    target_type=c.type,
+                    target_frame=c.frame,
+                    actor=seat(c.edge),
+                    pai=p,
+                    consumed=used,
+                    as_type=t,
+                    laid=lay,
+                    reason="meld reread",
                 )
             )
 
-    def _review_layout(self, call: Call, laid: list[MeldTile], out: list) -> None:
-        """Correct which tile of a call lies sideways once later reads say so by
-        ``meld_turn_margin``: one tile seen sideways that much more often than upright, and the
-        one the record names (if any) seen upright that much more often (the first looks at a
-        call being laid, a far camera's, turn a tile or miss it)."""
+    def _tiles_read_again(self, call: Call, laid: list[MeldTile], out: list) -> list[str] | None:
+        """The call's laid tiles as later reads see them, or None if they see them as recorded. A
+        tile's reading changes, as a discard's does, once its votes reach ``retract_after`` / 2 and
+        twice those of what the record says, unless that turns tiles that can make a set (unread
+        ones not held against it) into ones that cannot; the called tile keeps the river's reading
+        unless that was unknown or makes no set (``_called_again``; the river's discard is then
+        corrected too)."""
+        codes = list(call.codes)
+        for i, tile in enumerate(laid):
+            said, best = codes[i], pick_code(tile.votes)
+            if (i == call.pick and said != tiles.UNKNOWN) or best in (tiles.UNKNOWN, said):
+                continue
+            if tile.votes[best] >= self.cfg.retract_after * 0.5 and tile.votes[best] > 2 * tile.votes[said]:
+                codes[i] = best
+        if codes == call.codes:
+            return None
+        codes = _fill_triplet(codes, codes[call.pick])
+        called = _called_again(codes, call.pick, laid[call.pick].votes)
+        trial = [called if i == call.pick else c for i, c in enumerate(codes)]
+        if _makes_set(call.codes, call.pick, call.codes[call.pick]) and not (
+            _makes_set(codes, call.pick, called) or sure_pon(trial, called)
+        ):
+            # a set read as none: a misread rarely breaks a set, a wrong set is rarer still (a pon
+            # sure of its kind, laid with a wrong tile, stays the pon it declares)
+            return None
+        if called != codes[call.pick]:  # the river misread the tile taken from it: say so there too
+            codes[call.pick] = call.source.said = called
+            out.append(
+                lambda seat, c=call, p=called: ev.Retract(
+                    target_type="dahai",
+                    target_frame=c.source.frame,
+                    actor=seat(c.source_edge),
+                    pai=p,
+                    reason="called tile reread",
+                )
+            )
+        return codes
+
+    def _layout_read_again(self, call: Call, laid: list[MeldTile]) -> list[int]:
+        """Which tile of the call lies sideways: moved once later reads say so by
+        ``meld_turn_margin`` (one tile seen sideways that much more often than upright, and the
+        one the record names, if any, seen upright that much more often: the first looks at a
+        call being laid, a far camera's, turn a tile or miss it); else as recorded."""
         net = [m.sideways_reads - m.upright_reads for m in laid]
         margin = self.cfg.meld_turn_margin
         turned = [i for i, n in enumerate(net) if n >= margin]
         if len(turned) != 1 or turned == call.side or any(net[i] > -margin for i in call.side):
-            return
-        call.side = turned
-        placement = ev.MeldPlacement(tiles=list(call.codes), sideways=turned)
-        out.append(
-            lambda seat, c=call, p=placement: ev.Retract(
-                target_type=c.type,
-                target_frame=c.frame,
-                actor=seat(c.edge),
-                laid=p,
-                reason="meld layout reread",
-            )
-        )
-
-
-def _sure_pon(codes: list[str], pai: str) -> bool:
-    """A call that can only be a pon (or a daiminkan) of ``pai``: an honour, or its kind read twice."""
-    known = pai != tiles.UNKNOWN
-    return known and (tiles.is_honor(pai) or sum(tiles.deaka(c) == tiles.deaka(pai) for c in codes) >= 2)
-
-
-def _declared(pai: str, consumed: list[str]) -> list[str]:
-    """The own tiles of a call that can only be a pon (or a daiminkan) of ``pai``, as the record
-    declares them: the called kind (a tile laid wrong, 错碰, or unread is that kind in the record;
-    the layout, ``laid``, keeps what was seen and the rules checker judges it). Red fives read as
-    such stay red."""
-    if pai == tiles.UNKNOWN:
-        return consumed
-    kind = tiles.deaka(pai)
-    return [c if c != tiles.UNKNOWN and tiles.deaka(c) == kind else kind for c in consumed]
+            return call.side
+        return turned
 
 
 def _called_again(codes: list[str], pick: int, votes: Counter) -> str:

@@ -154,7 +154,9 @@ class TableTracker(RiverReader, MeldReader, HandReader, DoraReader):
         activity = self.activity.update(image)
         if not self.gate.update(activity):
             self._watch_lift(image, frame, activity)
-            return FrameResult(frame=frame, t=t)
+            return FrameResult(
+                frame=frame, t=t, alerts=self.checker.release(frame) if self.checker.held else []
+            )
         self.gate.consume_moved()
         self.reads += 1
         view = assign(self._detect(image), self.cal, self.cfg.bands)
@@ -177,6 +179,10 @@ class TableTracker(RiverReader, MeldReader, HandReader, DoraReader):
         result = self._emit(out, frame, t)
         late = self.checker.release()  # the end: no reading will settle further
         return result.model_copy(update={"alerts": result.alerts + late}) if late else result
+
+    def release_alerts(self) -> list:
+        """The alerts still waiting for their readings to settle, said now (a stream stopped)."""
+        return self.checker.release()
 
     def _detect(self, image: np.ndarray, box: tuple[int, int, int, int] | None = None) -> TileDetections:
         """Detections in ``box`` (x0, y0, x1, y1; default the felt's box, or all the image without

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from rules_check.situation import Finding, Situation
 from tracker import tiles
+from tracker.events import corrected
 
 CODE = "kuikae"
 ARTICLES = {"mleague": "M-League ch.7 §2.2(3)", "riichi": "004 七.3 吃换"}
@@ -36,6 +37,17 @@ def forbidden(call) -> set[str]:
     return {f"{n}{suit}" for n in ends if 1 <= n <= 9}
 
 
+def _as_read_now(call, history: list):
+    """``call`` with the camera's latest correction of it (its tiles read again) applied."""
+    named = (call.type, call.frame, call.actor)
+    fixes = [
+        e
+        for e in history
+        if e.type == "retract" and e.corrects and (e.target_type, e.target_frame, e.actor) == named
+    ]
+    return corrected(call, fixes[-1]) if fixes else call
+
+
 def check(event, situation: Situation) -> list[Finding]:
     if event.type != "dahai" or situation.ruleset.kuikae == "none":
         return []
@@ -49,6 +61,7 @@ def check(event, situation: Situation) -> list[Finding]:
     )
     if last is None or last.type not in ("chi", "pon") or last.actor != event.actor:
         return []
+    last = _as_read_now(last, situation.history)
     if event.pai == tiles.UNKNOWN or tiles.deaka(event.pai) not in forbidden(last) - {tiles.UNKNOWN}:
         return []  # (an unread discard or exposed tile is no evidence of a swap)
     exposed = tiles.dump(last.consumed)

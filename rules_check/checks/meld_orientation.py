@@ -34,6 +34,19 @@ def _seen(sideways: list[int], size: int) -> str:
     return "sideways at " + ", ".join(_place(i, size) for i in sorted(set(sideways)))
 
 
+def laid_as_the_rules_want(call) -> bool:
+    """A chi / pon / daiminkan whose one sideways tile (``laid``) lies where the rules put it."""
+    if call.type not in ("chi", "pon", "daiminkan") or call.laid is None:
+        return False
+    try:
+        _, want = layout.open_meld_order(
+            call.type, call.pai, list(call.consumed), layout.relative(call.actor, call.target)
+        )
+    except ValueError:
+        return False
+    return set(call.laid.sideways) == {want}
+
+
 def check(event, situation: Situation) -> list[Finding]:
     laid = getattr(event, "laid", None)
     if laid is None or event.type not in ("chi", "pon", "daiminkan", "kakan", "ankan"):

@@ -112,3 +112,37 @@ def test_a_meld_laid_out_wrong_waits_and_only_a_layout_correction_drops_it():
     checker = held_after(layout)
     assert checker.held == [] and [a.code for a in checker.withdrawn] == ["meld_orientation"]
     assert not layout.corrects_faces and layout.corrects
+
+
+def test_only_a_correction_of_an_alerts_own_evidence_drops_it():
+    checker = RulesChecker(MLEAGUE)
+    for e in _kuikae(camera=True):
+        checker.feed(e)
+    # seat 1's draw taken back, and seat 0's discard (the one called) read again as the same kind
+    checker.feed(ev.Retract(target_type="tsumo", target_frame=50, actor=1, frame=60))
+    checker.feed(ev.Retract(target_type="dahai", target_frame=30, actor=0, pai="6s", frame=61))
+    # the call read again with the same tiles
+    same = ev.Retract(target_type="chi", target_frame=40, actor=1, pai="6s", consumed=["4s", "5s"], frame=62)
+    checker.feed(same)
+    assert [a.code for a in checker.held] == ["kuikae"] and checker.withdrawn == []
+
+
+def test_a_layout_read_again_still_wrong_keeps_the_alert():
+    slot = ev.RiverPlacement(row=0, col=0, sideways=False)
+    stream = start_unseen() + [
+        ev.Tsumo(actor=0, pai="?"),
+        ev.Dahai(actor=0, pai="6p", tsumogiri=False, slot=slot),
+        ev.Pon(
+            actor=2,
+            target=0,
+            pai="6p",
+            consumed=["6p", "6p"],
+            laid=ev.MeldPlacement(tiles=["6p"] * 3, sideways=[2]),
+        ),
+    ]
+    checker = RulesChecker(MLEAGUE)
+    for i, e in enumerate(stream):
+        checker.feed(e.model_copy(update={"frame": 10 * i}))
+    left = ev.MeldPlacement(tiles=["6p"] * 3, sideways=[0])  # toimen's goes in the middle: still wrong
+    checker.feed(ev.Retract(target_type="pon", target_frame=40, actor=2, laid=left, frame=70))
+    assert [a.code for a in checker.held] == ["meld_orientation"]

@@ -411,9 +411,34 @@ def test_which_tile_of_a_call_lies_sideways_is_read_again():
     assert not any(e.type == "retract" for e in s.events)  # two looks: not yet
     _lay_meld(s, later, frames=(22, 23, 24))
     (fix,) = [e for e in s.events if e.type == "retract"]
-    assert (fix.reason, fix.laid.sideways, fix.consumed) == ("meld layout reread", [0], None)
+    assert (fix.reason, fix.laid.sideways, fix.consumed) == ("meld reread", [0], ["C", "C"])
     (pon,) = [e for e in apply_retractions(s.events) if e.type == "pon"]
     assert pon.laid.sideways == [0] and pon.laid.tiles == ["C", "C", "C"]
+
+
+def test_a_call_corrected_in_its_tiles_then_its_layout_keeps_both():
+    # each correction names the whole call as then read: the later one does not undo the earlier
+    s = _call_from_left("6p")
+    _lay_meld(s, _laid(("6p", False, 0.9), ("1s", False, 0.2), ("2s", True, 0.2)))
+    _lay_meld(s, _laid(("6p", False, 0.9), ("7p", False, 0.9), ("8p", True, 0.9)), frames=(20, 21, 22))
+    turned = _laid(("6p", True, 0.9), ("7p", False, 0.9), ("8p", False, 0.9))
+    _lay_meld(s, turned, frames=tuple(range(30, 39)))
+    fixes = [e for e in s.events if e.type == "retract"]
+    assert [(f.as_type, f.laid.sideways) for f in fixes] == [("chi", [2]), ("chi", [0])]
+    (chi,) = [e for e in apply_retractions(s.events) if e.type in ("chi", "pon")]
+    assert (chi.type, chi.consumed, chi.laid.sideways) == ("chi", ["7p", "8p"], [0])
+    assert s.tracker.state.seats[1].melds[0].type == "chi"  # the live state as the record
+
+
+def test_a_wrong_tile_read_again_as_another_wrong_tile_corrects_nothing():
+    # 错碰 7m 4m 7m read sure; later looks read its 4m as 5m: the record (a pon of 7m) and its
+    # alert stand, no correction is said
+    s = _call_from_left("7m")
+    _lay_meld(s, _laid(("7m", True, 0.9), ("4m", False, 0.9), ("7m", False, 0.9)))
+    _lay_meld(s, _laid(("7m", True, 0.9), ("5m", False, 0.9), ("7m", False, 0.9)), frames=(20, 21, 22, 23))
+    assert not any(e.type == "retract" for e in s.events)
+    checker = s.tracker.checker
+    assert [a.code for a in checker.held + checker.alerts] == ["invalid_meld"] and not checker.withdrawn
 
 
 def test_the_called_tile_keeps_the_rivers_reading_whatever_the_meld_shows_later():

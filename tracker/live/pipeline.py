@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from rules_check.alert import Alert
+from rules_check.checker import SETTLE_FRAMES
 from tracker.analysis import FrameAnalyzer, FrameResult
 from tracker.live.source import Frame, VideoSource
 from tracker.live.store import AlertStore
@@ -25,7 +26,7 @@ TURN_ENDS = ("hora", "ryukyoku", "end_kyoku", "end_game")
 THUMB_WIDTH = 320
 
 
-EVENT_IMAGES = 24  # frames kept (a few seconds of play's events; ~2.7 MB each at 1280x720)
+EVENT_IMAGES = 24  # at most (~2.7 MB each at 1280x720), none older than twice the settle time
 
 
 class LivePipeline:
@@ -112,6 +113,12 @@ class LivePipeline:
                     next_tick = now + self.tick_seconds
             if not self.stop.is_set():
                 self._handle(analyzer.finish(), None)
+            elif hasattr(analyzer, "release_alerts"):  # stopped: alerts still settling are not lost
+                last = self._latest
+                late = analyzer.release_alerts()
+                if late:
+                    result = FrameResult(frame=last["frame"] or 0, t=last["t"] or 0.0, alerts=late)
+                    self._handle(result, None)
         except BaseException as err:  # surfaced by the CLI; the pages keep the last state
             self.error = err
             self._on_status(f"error: {err}")
@@ -124,8 +131,9 @@ class LivePipeline:
             return
         if result.events and frame is not None:
             self._event_images[frame.index] = frame.image
-            while len(self._event_images) > EVENT_IMAGES:
-                del self._event_images[next(iter(self._event_images))]
+            old = [i for i in self._event_images if i < frame.index - 2 * SETTLE_FRAMES]
+            for index in old + list(self._event_images)[: max(0, len(self._event_images) - EVENT_IMAGES)]:
+                self._event_images.pop(index, None)
         records = []
         for alert in result.alerts:
             alert = alert.model_copy(update={"id": f"{self.session}-{alert.id}"})

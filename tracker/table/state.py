@@ -295,7 +295,7 @@ class TableState:
         makes no meld the layout knows leaves it as it was."""
         if meld.type not in ("chi", "pon", "daiminkan") or meld.source is None:
             return  # (since added to: a kakan keeps its pon's tiles)
-        kind = e.as_type or meld.type
+        kind = e.as_type or e.target_type  # (no as_type: the type it was first emitted as)
         called = e.pai or meld.called or tiles.UNKNOWN
         rest = [t for i, t in enumerate(meld.tiles) if i != meld.sideways]
         consumed = list(e.consumed) if e.consumed is not None else rest

@@ -108,3 +108,19 @@ def test_a_cameras_kuikae_stands_alone_its_seats_later_calls_are_not_alerted():
 
     assert found(feed(stream(None))) == [("kuikae", 1, "dead_hand"), ("illegal_call", 1, "chombo")]
     assert found(feed(stream((0, 1, False)))) == [("kuikae", 1, "dead_hand")]
+
+
+def test_a_call_read_again_before_the_discard_is_judged_as_read_again():
+    # the camera read seat 1's chi as 6s with 45s, then corrected it to 78s before the discard
+    slot = ev.RiverPlacement(row=0, col=0, sideways=False)
+    stream = start_unseen() + [
+        ev.Tsumo(actor=0, pai="?"),
+        ev.Dahai(actor=0, pai="6s", tsumogiri=False, slot=slot),
+        ev.Chi(actor=1, target=0, pai="6s", consumed=["4s", "5s"]),
+    ]
+    stream = [e.model_copy(update={"frame": 10 * i}) for i, e in enumerate(stream)]  # the chi at 40
+    fix = ev.Retract(target_type="chi", target_frame=40, actor=1, pai="6s", consumed=["7s", "8s"], frame=60)
+    then = ev.Dahai(actor=1, pai="3s", tsumogiri=False, slot=slot, frame=100)
+    assert found(feed(stream + [then])) == [("kuikae", 1, "dead_hand")]  # 3s with 45s: a swap
+    assert found(feed(stream + [fix, then])) == []  # 3s with 78s: none
+    assert found(feed(stream + [fix, then.model_copy(update={"pai": "9s"})])) == [("kuikae", 1, "dead_hand")]

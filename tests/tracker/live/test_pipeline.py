@@ -55,3 +55,42 @@ def test_an_alert_said_after_its_readings_settled_is_pictured_at_its_evidence_fr
     thumb = cv2.imdecode(np.frombuffer(store.thumb(record["id"]), np.uint8), cv2.IMREAD_COLOR)
     assert thumb[..., 2].mean() > 200 and thumb[..., 0].mean() < 50  # the call's frame, not now's
     store.close()
+
+
+def test_alerts_still_settling_when_the_stream_is_stopped_are_stored(tmp_path):
+    import numpy as np
+
+    from rules_check.alert import Alert
+    from tracker.analysis import FrameResult
+    from tracker.live.pipeline import LivePipeline
+    from tracker.live.source import Frame
+    from tracker.live.store import AlertStore
+
+    held = Alert(
+        id="k01-a0001", code="kuikae", seat=1, rules="mleague", penalty="dead_hand", frame=3, message="x"
+    )
+
+    class Source:
+        on_status = None
+
+        def frames(self, stop):
+            for i in range(5):
+                yield Frame(i, i / 30, np.zeros((8, 8, 3), np.uint8), 0.0)
+            stop.set()  # the operator stops the monitor
+
+    class Analyzer:
+        def process(self, image, frame, t):
+            return FrameResult(frame=frame, t=t)
+
+        def finish(self):
+            raise AssertionError("a stopped stream is not finished")
+
+        def release_alerts(self):
+            return [held]
+
+    store = AlertStore(tmp_path / "alerts.sqlite")
+    pipeline = LivePipeline(Source(), Analyzer, store)
+    pipeline.run()
+    assert pipeline.error is None
+    assert [r["alert"]["code"] for r in store.list()] == ["kuikae"]
+    store.close()

@@ -166,6 +166,10 @@ def test_a_call_read_again_is_laid_out_anew():
     state = play(events + [ev.Retract(target_frame=50, **fix)], check=False)
     meld = state.seats[1].melds[0]
     assert (meld.type, meld.tiles, meld.called, meld.sideways) == ("chi", ["6p", "7p", "8p"], "6p", 0)
+    back = ev.Retract(target_type="pon", target_frame=50, actor=1, pai="6p", consumed=["6p", "6p"], frame=90)
+    state = play(events + [ev.Retract(target_frame=50, **fix), back], check=False)
+    meld = state.seats[1].melds[0]  # read again as first emitted: a pon (no as_type)
+    assert (meld.type, meld.tiles) == ("pon", ["6p", "6p", "6p"])
 
 
 @pytest.mark.parametrize("rules, down", [(layout.MLEAGUE, (1, 2)), (layout.MCR, (0, 3))])
