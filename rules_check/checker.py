@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable
 
 from rules_check.alert import Alert
 from rules_check.checks import CHECKS
+from rules_check.checks.invalid_meld import laid_as_declared
 from rules_check.checks.meld_orientation import laid_as_the_rules_want
 from rules_check.ruleset import DEAD_PENALTIES, RuleSet
 from rules_check.situation import Finding, Situation
@@ -207,6 +208,8 @@ class RulesChecker:
         now = corrected(event, fix)
         if alert.id in self.rules.on_layout:
             return laid_as_the_rules_want(now)
+        if alert.code == "invalid_meld":
+            return laid_as_declared(now)  # (a wrong tile read as another wrong one stays a 错碰)
         return _faces(now) != _faces(event)
 
 

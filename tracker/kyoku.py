@@ -62,7 +62,7 @@ class Call:
     source_edge: int
     source: Slot
     side: list[int]  # the sideways tile's index as the record has it ([]: none seen)
-    said: tuple = ()  # (pai, consumed, type, side) the record says now: a correction only on change
+    said: tuple = ()  # (pai, consumed, type, laid tiles, side) the record says: corrected on a change
 
     def record(self) -> tuple[str, list[str]]:
         """(pai, consumed) as the record declares them from the laid ``codes``."""

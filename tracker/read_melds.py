@@ -246,7 +246,7 @@ class MeldReader:
         if laid_known:
             kind = kind_cls.model_fields["type"].default
             call = Call(e, group, self._frame, kind, list(codes), pick, kind, src_edge, slot, list(side))
-            call.said = (pai, tuple(consumed), kind, tuple(side))  # what the record says of it
+            call.said = (pai, tuple(consumed), kind, tuple(codes), tuple(side))  # what the record says
             k.calls.append(call)
         k.pending_count[e] -= len(consumed)
         if kind_cls is ev.Daiminkan:
@@ -277,9 +277,9 @@ class MeldReader:
                 for tile, code in zip(laid, codes):
                     tile.code = code  # a kakan names its pon by these
             pai, consumed = call.record()
-            now = (pai, tuple(consumed), call.kind, tuple(call.side))
+            now = (pai, tuple(consumed), call.kind, tuple(call.codes), tuple(call.side))
             if now == call.said:
-                continue  # (a tile read anew that the record does not show: a 错碰's wrong tile)
+                continue
             call.said = now
             placement = ev.MeldPlacement(tiles=list(call.codes), sideways=list(call.side))
             as_type = call.kind if call.kind in ("chi", "pon") and call.type in ("chi", "pon") else None

@@ -40,6 +40,15 @@ def is_set(kind: str, codes: list[str]) -> bool:
     return not numbers or numbers[-1] - numbers[0] <= 2
 
 
+def laid_as_declared(call) -> bool:
+    """A call whose declared tiles and face-up laid tiles (unread ones not held against it) can
+    be its set: what a correction of a call's reading must show to refute an invalid meld."""
+    declared = [call.pai, *call.consumed] if hasattr(call, "pai") else list(call.consumed)
+    laid = getattr(call, "laid", None)
+    up = [c for i, c in enumerate(laid.tiles) if i not in laid.face_down] if laid is not None else []
+    return is_set(call.type, declared) and is_set(call.type, up)
+
+
 def _read(codes: list[str]) -> bool:
     return all(c in tiles.GAME_CODES and c != tiles.UNKNOWN for c in codes)
 

@@ -351,6 +351,16 @@ def test_a_call_with_unread_tiles_is_corrected_once_later_looks_agree():
     assert len([e for e in s.events if e.type == "retract"]) == 1  # said once
 
 
+def test_a_pon_laid_wrong_read_again_right_drops_its_alert():
+    # F F E read for a pon of F (the E a misread): later looks read F F F; the alert waiting on the
+    # first reading is dropped
+    s = _call_from_left("F")
+    _lay_meld(s, _laid(("F", True, 0.9), ("F", False, 0.9), ("E", False, 0.9)))
+    assert [a.code for a in s.tracker.checker.held] == ["invalid_meld"]
+    _lay_meld(s, _laid(("F", True, 0.9), ("F", False, 0.9), ("F", False, 0.9)), frames=(20, 21, 22, 23, 24))
+    assert s.tracker.checker.held == [] and [a.code for a in s.tracker.checker.withdrawn] == ["invalid_meld"]
+
+
 def test_later_looks_that_would_make_a_call_no_set_correct_nothing():
     # "6p ? ?" can be a pon or a chi; 6p 9s E can be neither: a misread, not the call corrected
     s = _call_from_left("6p")
@@ -430,13 +440,14 @@ def test_a_call_corrected_in_its_tiles_then_its_layout_keeps_both():
     assert s.tracker.state.seats[1].melds[0].type == "chi"  # the live state as the record
 
 
-def test_a_wrong_tile_read_again_as_another_wrong_tile_corrects_nothing():
-    # 错碰 7m 4m 7m read sure; later looks read its 4m as 5m: the record (a pon of 7m) and its
-    # alert stand, no correction is said
+def test_a_wrong_tile_read_again_as_another_wrong_tile_keeps_the_pon_and_its_alert():
+    # 错碰 7m 4m 7m read sure; later looks read its 4m as 5m: the layout is corrected, the record's
+    # pon of 7m is not, and the alert stands (the laid tiles still make no set)
     s = _call_from_left("7m")
     _lay_meld(s, _laid(("7m", True, 0.9), ("4m", False, 0.9), ("7m", False, 0.9)))
     _lay_meld(s, _laid(("7m", True, 0.9), ("5m", False, 0.9), ("7m", False, 0.9)), frames=(20, 21, 22, 23))
-    assert not any(e.type == "retract" for e in s.events)
+    (fix,) = [e for e in s.events if e.type == "retract"]
+    assert (fix.consumed, fix.laid.tiles) == (["7m", "7m"], ["7m", "5m", "7m"])
     checker = s.tracker.checker
     assert [a.code for a in checker.held + checker.alerts] == ["invalid_meld"] and not checker.withdrawn
 
