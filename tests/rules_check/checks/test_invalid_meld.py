@@ -1,4 +1,4 @@
-from rules_check.ruleset import MCR
+from rules_check.ruleset import MCR, MLEAGUE
 from tests.rules_check.kit import draw, feed, found, start
 from tracker import events as ev
 
@@ -74,3 +74,34 @@ def test_a_kakan_added_to_a_pon_laid_wrong_is_not_a_second_irregularity():
     checker = feed(stream)
     melds = [a for a in checker.alerts if a.code == "invalid_meld"]
     assert [(a.seat, a.penalty) for a in melds] == [(2, "dead_hand")] and "错碰" in melds[0].message
+
+
+def _reread(kind: str, laid: list[str]) -> list[tuple]:
+    """A camera's pon of ``kind`` by seat 1 at frame 40, laid with two tiles unread, read again at
+    frame 80 as ``laid``: the alerts, (code, seat, frame)."""
+    from rules_check.checker import RulesChecker
+    from tests.builders import start_unseen
+
+    slot = ev.RiverPlacement(row=0, col=0, sideways=False)
+    stream = start_unseen() + [
+        ev.Tsumo(actor=0, pai="?"),
+        ev.Dahai(actor=0, pai=kind, tsumogiri=False, slot=slot),
+        ev.Pon(
+            actor=1, target=0, pai=kind, consumed=["?", "?"], laid=ev.MeldPlacement(tiles=[kind, "?", "?"])
+        ),
+    ]
+    stream = [e.model_copy(update={"frame": 10 * i}) for i, e in enumerate(stream)]
+    fix = ev.Retract(
+        target_type="pon", target_frame=40, actor=1, pai=kind, consumed=[kind, kind],
+        laid=ev.MeldPlacement(tiles=laid, sideways=[0]), frame=80,
+    )  # fmt: skip
+    checker = RulesChecker(MLEAGUE)
+    checker.feed_all(stream + [fix])
+    return [(a.code, a.seat, a.frame) for a in checker.alerts]
+
+
+def test_a_call_read_again_is_judged_on_its_tiles_as_laid_pointing_at_the_call():
+    assert _reread("7m", ["7m", "4m", "7m"]) == [("invalid_meld", 1, 40)]  # 错碰
+    assert _reread("7m", ["7m", "7m", "7m"]) == []
+    # honour faces read again are no evidence (the faces a reader confuses most on unseen art)
+    assert _reread("F", ["F", "F", "E"]) == []
