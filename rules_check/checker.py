@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterable
 from rules_check.alert import Alert
 from rules_check.checks import CHECKS
 from rules_check.checks.invalid_meld import laid_as_declared
+from rules_check.checks.kuikae import as_read_now, swaps
 from rules_check.checks.meld_orientation import laid_as_the_rules_want
 from rules_check.ruleset import DEAD_PENALTIES, RuleSet
 from rules_check.situation import Finding, Situation
@@ -71,6 +72,12 @@ class Rules:
         self._kyoku = 0
         self.on_faces: set[str] = set()  # ids of a camera's alerts judged on tile faces (FACE_READINGS)
         self.on_layout: set[str] = set()  # ... on how a call's tiles lie (LAYOUT_READINGS)
+        self._once_keys: dict[str, tuple] = {}  # alert id -> its once-per-kyoku key
+
+    def forget(self, alert_id: str) -> None:
+        """An alert dropped before it was said: what it found may be found again (on a later
+        reading of the same tiles)."""
+        self._reported.discard(self._once_keys.pop(alert_id, None))
 
     @property
     def camera(self) -> bool:
@@ -103,6 +110,7 @@ class Rules:
         penalty = self.ruleset.penalty(finding.code, finding.case)
         if penalty is None:
             return None
+        key = None
         if finding.once is not None:
             key = (finding.code, finding.seat, finding.once)
             if key in self._reported:
@@ -116,6 +124,8 @@ class Rules:
         if dies and finding.seat not in self.dead:
             self._dead[finding.seat] = finding.code
         self._count += 1
+        if key is not None:
+            self._once_keys[f"k{self._kyoku:02d}-a{self._count:04d}"] = key
         if self._camera and _among(finding, FACE_READINGS):
             self.on_faces.add(f"k{self._kyoku:02d}-a{self._count:04d}")
         if self._camera and _among(finding, LAYOUT_READINGS):
@@ -146,7 +156,9 @@ class RulesChecker:
         self.state_errors: list[str] = []
         self.held: list[Alert] = []
         self.withdrawn: list[Alert] = []  # held alerts whose readings the camera corrected
-        self._evidence: dict[str, list] = {}  # held alert id -> the events it rests on
+        self._due: dict[str, int] = {}  # held alert id -> the frame it is said at
+        # held alert id -> {key of an event it rests on (as first emitted): that event as judged}
+        self._evidence: dict[str, dict[tuple, object]] = {}
 
     def feed(self, event) -> list[Alert]:
         """The alerts this event raises, and the held ones whose time has come (``event.frame``)."""
@@ -165,15 +177,19 @@ class RulesChecker:
         alerts = [a for a in found if not self._waits(a)]
         for alert in (a for a in found if self._waits(a)):
             self.held.append(alert)
-            self._evidence[alert.id] = [_as_corrected(event, self.state), *_call_before(before, alert)]
+            # from when it is raised: one judged on a call read again points back at the call
+            self._due[alert.id] = max(alert.frame, event.frame or alert.frame) + self.settle_frames
+            self._evidence[alert.id] = _evidence(event, alert, self.state, before)
         self.alerts.extend(alerts)
         return alerts + (self.release(event.frame) if event.frame is not None else [])
 
     def release(self, frame: int | None = None) -> list[Alert]:
         """Held alerts that waited ``settle_frames`` by ``frame`` (every one without a frame: at the
         end of the stream)."""
-        due = [a for a in self.held if frame is None or a.frame + self.settle_frames <= frame]
-        self.held = [a for a in self.held if frame is not None and a.frame + self.settle_frames > frame]
+        due = [a for a in self.held if frame is None or self._due[a.id] <= frame]
+        self.held = [a for a in self.held if frame is not None and self._due[a.id] > frame]
+        for alert in due:
+            self._evidence.pop(alert.id, None)
         self.alerts.extend(due)
         return due
 
@@ -188,46 +204,58 @@ class RulesChecker:
         return self.settle_frames > 0 and on_readings and alert.frame is not None
 
     def _withdraw(self, fix) -> None:
-        """Drop the held alerts whose evidence this retraction corrects: the event an alert was
-        raised on (a kuikae's discard, and the call before it) taken back, or read again with
-        other tiles (an alert on faces) or with its tiles lying as the rules want (an alert on
-        the layout)."""
+        """Drop the held alerts whose evidence this retraction corrects so that the finding no
+        longer holds: an event it rests on (a kuikae's discard and the call before it) taken
+        back, or read again so that the check would not find it (``_still_found``). A dropped
+        alert's finding may be found again on a later reading."""
         named = (fix.target_type, fix.target_frame, fix.actor)
         keep = []
         for alert in self.held:
-            evidence = [e for e in self._evidence.get(alert.id, []) if _key(e) == named]
-            if any(self._refuted(alert, e, fix) for e in evidence):
+            evidence = self._evidence[alert.id]
+            if named in evidence and not self._still_found(alert, evidence, named, fix):
                 self.withdrawn.append(alert)
+                self._evidence.pop(alert.id)
+                self.rules.forget(alert.id)
             else:
+                if named in evidence:
+                    evidence[named] = corrected(evidence[named], fix)  # judged on that from now
                 keep.append(alert)
         self.held = keep
 
-    def _refuted(self, alert: Alert, event, fix) -> bool:
+    def _still_found(self, alert: Alert, evidence: dict, named: tuple, fix) -> bool:
         if not fix.corrects:
-            return True
-        now = corrected(event, fix)
+            return False
+        now = {**evidence, named: corrected(evidence[named], fix)}
         if alert.id in self.rules.on_layout:
-            return laid_as_the_rules_want(now)
+            return not laid_as_the_rules_want(now[named])
         if alert.code == "invalid_meld":
-            return laid_as_declared(now)  # (a wrong tile read as another wrong one stays a 错碰)
-        return _faces(now) != _faces(event)
+            return not laid_as_declared(now[named])  # (a wrong tile read as another wrong one: a 错碰)
+        if alert.code == "kuikae":
+            discard = next(e for e in now.values() if e.type == "dahai")
+            call = next((e for e in now.values() if e.type in ("chi", "pon")), None)
+            return call is not None and swaps(call, discard)
+        if alert.code == "illegal_call":  # a chi from the wrong seat: still a chi
+            return now[named].type == "chi"
+        return _faces(now[named]) == _faces(evidence[named])
 
 
-def _call_before(history: list, alert: Alert) -> list:
-    """The call a kuikae alert's discard followed (the last chi or pon of its seat), if any."""
-    if alert.code != "kuikae":
-        return []
-    calls = [e for e in history if e.type in ("chi", "pon") and e.actor == alert.seat]
-    return calls[-1:]
-
-
-def _as_corrected(event, state: TableState):
-    """The event an alert rests on: ``event``, or for a correction the event it names, corrected."""
-    if event.type != "retract":
-        return event
-    named = (event.target_type, event.target_frame, event.actor)
-    target = next((e for e in reversed(state.kyoku_events) if _key(e) == named), None)
-    return corrected(target, event) if target is not None else event
+def _evidence(event, alert: Alert, state: TableState, before: list) -> dict:
+    """The events ``alert`` rests on, by their key as first emitted, as the check judged them:
+    ``event``, or for a correction the event it names, corrected; for a kuikae also the call
+    before its discard, with the corrections made to it by then."""
+    out = {}
+    if event.type == "retract":
+        named = (event.target_type, event.target_frame, event.actor)
+        target = next((e for e in reversed(state.kyoku_events) if _key(e) == named), None)
+        if target is not None:
+            out[named] = corrected(target, event)
+    else:
+        out[_key(event)] = event
+    if alert.code == "kuikae":
+        calls = [e for e in before if e.type in ("chi", "pon") and e.actor == alert.seat]
+        if calls:
+            out[_key(calls[-1])] = as_read_now(calls[-1], before)
+    return out
 
 
 def _key(event) -> tuple:

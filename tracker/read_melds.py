@@ -273,6 +273,8 @@ class MeldReader:
                 kind = call.kind
                 if len(codes) == 3 and tiles.UNKNOWN not in codes:
                     kind = "pon" if is_set("pon", codes) else "chi" if is_set("chi", codes) else kind
+                if len(codes) == 3 and sure_pon(codes, codes[call.pick]) and not is_set("chi", codes):
+                    kind = "pon"  # its kind read twice: a pon, laid wrong if the third is another
                 call.codes, call.kind = codes, kind
                 for tile, code in zip(laid, codes):
                     tile.code = code  # a kakan names its pon by these

@@ -68,6 +68,12 @@ def _base_pon(event, situation: Situation):
 def check(event, situation: Situation) -> list[Finding]:
     if event.type == "retract":
         return _read_again(event, situation)
+    return _judge(event, situation)
+
+
+def _judge(event, situation: Situation, in_view: list[str] | tuple = ()) -> list[Finding]:
+    """The finding on call ``event``; ``in_view``: tiles of it the table already shows (a call
+    read again lies on the table as first read), not counted twice for a fifth copy."""
     if event.type not in _SIZE:
         return []
     if event.type == "kakan":
@@ -93,6 +99,9 @@ def check(event, situation: Situation) -> list[Finding]:
         shown = [event.pai]  # the pon's tiles are already on the table
     elif event.type != "ankan" and event.pai in shown:
         shown.remove(event.pai)  # the called tile still lies in the river
+    for tile in in_view:
+        if tile in shown:
+            shown.remove(tile)
     if problems and fifth_copy(situation.table, shown) is not None:
         return []  # a misreading somewhere on the table
     if event.type == "kakan":
@@ -130,5 +139,6 @@ def _read_again(fix, situation: Situation) -> list[Finding]:
     )
     if call is None:
         return []
-    found = check(corrected(call, fix), situation)
+    meld = situation.table.call_meld(call.actor, call.frame)
+    found = _judge(corrected(call, fix), situation, meld.all_tiles if meld is not None else ())
     return [replace(f, frame=call.frame, t=call.t, once=("call", call.type, call.frame)) for f in found]

@@ -37,7 +37,12 @@ def forbidden(call) -> set[str]:
     return {f"{n}{suit}" for n in ends if 1 <= n <= 9}
 
 
-def _as_read_now(call, history: list):
+def swaps(call, discard) -> bool:
+    """Is ``discard`` (read) a kind that completes a set with the tiles ``call`` exposed?"""
+    return discard.pai != tiles.UNKNOWN and tiles.deaka(discard.pai) in forbidden(call) - {tiles.UNKNOWN}
+
+
+def as_read_now(call, history: list):
     """``call`` with the camera's latest correction of it (its tiles read again) applied."""
     named = (call.type, call.frame, call.actor)
     fixes = [
@@ -61,8 +66,8 @@ def check(event, situation: Situation) -> list[Finding]:
     )
     if last is None or last.type not in ("chi", "pon") or last.actor != event.actor:
         return []
-    last = _as_read_now(last, situation.history)
-    if event.pai == tiles.UNKNOWN or tiles.deaka(event.pai) not in forbidden(last) - {tiles.UNKNOWN}:
+    last = as_read_now(last, situation.history)
+    if not swaps(last, event):
         return []  # (an unread discard or exposed tile is no evidence of a swap)
     exposed = tiles.dump(last.consumed)
     return [

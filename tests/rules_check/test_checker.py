@@ -146,3 +146,61 @@ def test_a_layout_read_again_still_wrong_keeps_the_alert():
     left = ev.MeldPlacement(tiles=["6p"] * 3, sideways=[0])  # toimen's goes in the middle: still wrong
     checker.feed(ev.Retract(target_type="pon", target_frame=40, actor=2, laid=left, frame=70))
     assert [a.code for a in checker.held] == ["meld_orientation"]
+
+
+def _slot() -> ev.RiverPlacement:
+    return ev.RiverPlacement(row=0, col=0, sideways=False)
+
+
+def _framed(events: list, first: int = 0, step: int = 10) -> list:
+    return [e.model_copy(update={"frame": first + step * i}) for i, e in enumerate(events)]
+
+
+def test_a_kuikae_judged_on_a_call_corrected_before_its_discard_rests_on_that_reading():
+    # chi 6s with 45s (frame 40), read again as 78s (45) before the discard 9s (50): 食替 on 78s.
+    # A later correction moving only the sideways tile keeps it; one back to 45s drops it.
+    stream = _framed(
+        start_unseen()
+        + [ev.Tsumo(actor=0, pai="?"), ev.Dahai(actor=0, pai="6s", tsumogiri=False, slot=_slot())]
+    )
+    chi = ev.Chi(actor=1, target=0, pai="6s", consumed=["4s", "5s"], frame=40)
+    to78 = ev.Retract(target_type="chi", target_frame=40, actor=1, pai="6s", consumed=["7s", "8s"], frame=45)
+    discard = ev.Dahai(actor=1, pai="9s", tsumogiri=False, slot=_slot(), frame=50)
+    turned = to78.model_copy(
+        update={"laid": ev.MeldPlacement(tiles=["6s", "7s", "8s"], sideways=[0]), "frame": 60}
+    )
+    checker = RulesChecker(MLEAGUE)
+    for e in [*stream, chi, to78, discard, turned]:
+        checker.feed(e)
+    assert [a.code for a in checker.held] == ["kuikae"] and checker.withdrawn == []
+    back = to78.model_copy(update={"consumed": ["4s", "5s"], "frame": 70})
+    checker.feed(back)
+    assert checker.held == [] and [a.code for a in checker.withdrawn] == ["kuikae"]
+
+
+def test_an_alert_on_a_call_read_again_is_held_from_then_and_dropped_by_a_later_reading():
+    laid = ev.MeldPlacement(tiles=["6p", "?", "?"], sideways=[0])
+    stream = _framed(
+        start_unseen()
+        + [ev.Tsumo(actor=0, pai="?"), ev.Dahai(actor=0, pai="6p", tsumogiri=False, slot=_slot())]
+    )
+    pon = ev.Pon(actor=1, target=0, pai="6p", consumed=["?", "?"], laid=laid, frame=40)
+
+    def reread(tiles: list[str], frame: int, as_type=None) -> ev.Retract:
+        return ev.Retract(
+            target_type="pon", target_frame=40, actor=1, pai="6p", consumed=tiles[1:], as_type=as_type,
+            laid=ev.MeldPlacement(tiles=tiles, sideways=[0]), frame=frame,
+        )  # fmt: skip
+
+    checker = RulesChecker(MLEAGUE)
+    for e in [*stream, pon, reread(["6p", "7p", "8p"], 200, "chi")]:
+        checker.feed(e)
+    assert checker.held == [] and checker.alerts == []
+    said = checker.feed(reread(["6p", "7p", "9p"], 210, "chi"))  # a chi 6 7 9: no set
+    assert said == [] and [(a.code, a.frame) for a in checker.held] == [("invalid_meld", 40)]
+    assert checker.feed(ev.HandCount(actor=2, count=13, frame=290)) == []  # held 90 from 210
+    checker.feed(reread(["6p", "7p", "8p"], 295, "chi"))
+    assert checker.held == [] and [a.code for a in checker.withdrawn] == ["invalid_meld"]
+    # read as no set once more: found again (its first alert was dropped, not said)
+    checker.feed(reread(["6p", "7p", "9p"], 300, "chi"))
+    assert [a.code for a in checker.held] == ["invalid_meld"]

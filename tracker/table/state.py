@@ -290,6 +290,10 @@ class TableState:
             self.scores[e.actor] += 1000
             self.kyotaku -= 1
 
+    def call_meld(self, seat: int, frame: int) -> Meld | None:
+        """The meld the call of ``seat`` emitted at ``frame`` made this kyoku, as it lies now."""
+        return self._calls.get((seat, frame))
+
     def _relay(self, actor: int, meld: Meld, e: ev.Retract) -> None:
         """Lay ``meld`` out again as corrected by ``e`` (its tiles, its type); a correction that
         makes no meld the layout knows leaves it as it was."""
