@@ -7,9 +7,9 @@ seat dead (和了放棄 / 相公) after a penalty that kills the hand, so its la
 illegal (from a camera, not after a finding judged on readings, ``READINGS``: a count, tile
 faces; see ``Rules._alert``).
 ``RulesChecker`` is the live form: ``feed(event)`` one event at a time, no look-ahead. From a
-camera it holds the alerts judged on tile faces (``FACE_READINGS``) or on how a call's tiles lie
-(``LAYOUT_READINGS``) for ``settle_frames`` and drops one whose readings the camera corrects
-meanwhile (``release``; call it at the end).
+camera it holds the alerts judged on how tiles were first read (``SETTLING``) for
+``settle_frames`` and drops one whose check no longer finds it on the readings the camera
+corrects meanwhile (each such check's ``still_found``); ``release`` at the end.
 """
 
 from __future__ import annotations
@@ -17,14 +17,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from rules_check.alert import Alert
-from rules_check.checks import CHECKS
-from rules_check.checks.invalid_meld import laid_as_declared
-from rules_check.checks.kuikae import as_read_now, swaps
-from rules_check.checks.meld_orientation import laid_as_the_rules_want
+from rules_check.checks import CHECKS, MODULES
 from rules_check.ruleset import DEAD_PENALTIES, RuleSet
 from rules_check.situation import Finding, Situation
 from rules_check.value import HandValue, hand_value
-from tracker.events import corrected
+from tracker.events import as_corrected, corrected, event_key, named_event
 from tracker.table.state import StateError, TableState
 
 Check = Callable[[object, Situation], list[Finding]]
@@ -43,12 +40,12 @@ READINGS = frozenset(
         ("illegal_call", "chi_not_kamicha"),
     }
 )
-#: findings on the faces of a discard or a meld as first read; the tracker keeps reading those
-#: tiles and corrects a misread with a ``retract`` (a discard's median 88 frames later, a call's 58
-#: on the evaluation set), so from a camera such an alert waits for its readings to settle
-FACE_READINGS = frozenset({"invalid_meld", "kuikae", ("illegal_call", "chi_not_kamicha")})
-#: findings on how a call's tiles were first seen to lie, which the tracker reads again too
-LAYOUT_READINGS = frozenset({"meld_orientation"})
+#: findings on a discard's or a call's tiles as first read (faces, or how they lie); the tracker
+#: keeps reading those tiles and corrects a misread with a ``retract`` (most within a few
+#: seconds), so from a camera such an alert waits for its readings to settle. Each of their check
+#: modules has ``still_found(evidence)``: the finding on the events as read again.
+SETTLING = frozenset({"invalid_meld", "kuikae", "meld_orientation", ("illegal_call", "chi_not_kamicha")})
+STILL_FOUND = {m.CODE: m.still_found for m in MODULES if hasattr(m, "still_found")}
 #: frames (3 s at 30 fps) a face-reading alert is held (DESIGN.md matches alerts by their evidence
 #: frame, which the hold keeps; the referee sees it this much later)
 SETTLE_FRAMES = 90
@@ -70,8 +67,7 @@ class Rules:
         self._reported: set[tuple] = set()
         self._count = 0
         self._kyoku = 0
-        self.on_faces: set[str] = set()  # ids of a camera's alerts judged on tile faces (FACE_READINGS)
-        self.on_layout: set[str] = set()  # ... on how a call's tiles lie (LAYOUT_READINGS)
+        self.settling: set[str] = set()  # ids of a camera's alerts on first readings (SETTLING)
         self._once_keys: dict[str, tuple] = {}  # alert id -> its once-per-kyoku key
 
     def forget(self, alert_id: str) -> None:
@@ -124,14 +120,13 @@ class Rules:
         if dies and finding.seat not in self.dead:
             self._dead[finding.seat] = finding.code
         self._count += 1
+        alert_id = f"k{self._kyoku:02d}-a{self._count:04d}"
         if key is not None:
-            self._once_keys[f"k{self._kyoku:02d}-a{self._count:04d}"] = key
-        if self._camera and _among(finding, FACE_READINGS):
-            self.on_faces.add(f"k{self._kyoku:02d}-a{self._count:04d}")
-        if self._camera and _among(finding, LAYOUT_READINGS):
-            self.on_layout.add(f"k{self._kyoku:02d}-a{self._count:04d}")
+            self._once_keys[alert_id] = key
+        if self._camera and _among(finding, SETTLING):
+            self.settling.add(alert_id)
         return Alert(
-            id=f"k{self._kyoku:02d}-a{self._count:04d}",
+            id=alert_id,
             code=finding.code,
             seat=finding.seat,
             rules=self.ruleset.name,
@@ -200,15 +195,14 @@ class RulesChecker:
         return out + self.release()
 
     def _waits(self, alert: Alert) -> bool:
-        on_readings = alert.id in self.rules.on_faces or alert.id in self.rules.on_layout
-        return self.settle_frames > 0 and on_readings and alert.frame is not None
+        return self.settle_frames > 0 and alert.id in self.rules.settling and alert.frame is not None
 
     def _withdraw(self, fix) -> None:
         """Drop the held alerts whose evidence this retraction corrects so that the finding no
         longer holds: an event it rests on (a kuikae's discard and the call before it) taken
         back, or read again so that the check would not find it (``_still_found``). A dropped
         alert's finding may be found again on a later reading."""
-        named = (fix.target_type, fix.target_frame, fix.actor)
+        named = fix.names
         keep = []
         for alert in self.held:
             evidence = self._evidence[alert.id]
@@ -222,21 +216,13 @@ class RulesChecker:
                 keep.append(alert)
         self.held = keep
 
-    def _still_found(self, alert: Alert, evidence: dict, named: tuple, fix) -> bool:
+    @staticmethod
+    def _still_found(alert: Alert, evidence: dict, named: tuple, fix) -> bool:
         if not fix.corrects:
             return False
-        now = {**evidence, named: corrected(evidence[named], fix)}
-        if alert.id in self.rules.on_layout:
-            return not laid_as_the_rules_want(now[named])
-        if alert.code == "invalid_meld":
-            return not laid_as_declared(now[named])  # (a wrong tile read as another wrong one: a 错碰)
-        if alert.code == "kuikae":
-            discard = next(e for e in now.values() if e.type == "dahai")
-            call = next((e for e in now.values() if e.type in ("chi", "pon")), None)
-            return call is not None and swaps(call, discard)
-        if alert.code == "illegal_call":  # a chi from the wrong seat: still a chi
-            return now[named].type == "chi"
-        return _faces(now[named]) == _faces(evidence[named])
+        now = [corrected(e, fix) if key == named else e for key, e in evidence.items()]
+        still_found = STILL_FOUND.get(alert.code)
+        return still_found is None or still_found(now)
 
 
 def _evidence(event, alert: Alert, state: TableState, before: list) -> dict:
@@ -245,22 +231,13 @@ def _evidence(event, alert: Alert, state: TableState, before: list) -> dict:
     before its discard, with the corrections made to it by then."""
     out = {}
     if event.type == "retract":
-        named = (event.target_type, event.target_frame, event.actor)
-        target = next((e for e in reversed(state.kyoku_events) if _key(e) == named), None)
+        target = named_event(event, state.kyoku_events)
         if target is not None:
-            out[named] = corrected(target, event)
+            out[event.names] = corrected(target, event)
     else:
-        out[_key(event)] = event
+        out[event_key(event)] = event
     if alert.code == "kuikae":
         calls = [e for e in before if e.type in ("chi", "pon") and e.actor == alert.seat]
         if calls:
-            out[_key(calls[-1])] = as_read_now(calls[-1], before)
+            out[event_key(calls[-1])] = as_corrected(calls[-1], before)
     return out
-
-
-def _key(event) -> tuple:
-    return (event.type, event.frame, getattr(event, "actor", None))
-
-
-def _faces(event) -> tuple:
-    return (event.type, getattr(event, "pai", None), tuple(getattr(event, "consumed", None) or ()))

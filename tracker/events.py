@@ -234,6 +234,11 @@ class Retract(_Event):
     reason: str | None = None
 
     @property
+    def names(self) -> tuple:
+        """The ``event_key`` of the event it takes back or corrects."""
+        return (self.target_type, self.target_frame, self.actor)
+
+    @property
     def corrects(self) -> bool:
         """A correction (the event happened, with these tiles or this layout), not a taking back."""
         return any(x is not None for x in (self.pai, self.consumed, self.as_type, self.laid))
@@ -306,10 +311,8 @@ def apply_retractions(events: list) -> list:
     for i, e in enumerate(events):
         if e.type != "retract" or e.target_type == "retract" or i in cancelled:
             continue
-        key = (e.target_type, e.target_frame, e.actor)
         for j in range(i - 1, -1, -1):
-            x = events[j]
-            if j in drop or (x.type, x.frame, getattr(x, "actor", None)) != key:
+            if j in drop or event_key(events[j]) != e.names:
                 continue
             if not e.corrects:
                 drop.add(j)
@@ -317,6 +320,22 @@ def apply_retractions(events: list) -> list:
                 fix[j] = e  # (a later correction of the same event replaces an earlier one)
             break
     return [corrected(e, fix.get(j)) for j, e in enumerate(events) if e.type != "retract" and j not in drop]
+
+
+def event_key(event) -> tuple:
+    """(type, frame, actor): how a ``retract`` names an event."""
+    return (event.type, event.frame, getattr(event, "actor", None))
+
+
+def named_event(fix: Retract, history: list):
+    """The latest event of ``history`` that ``fix`` names, or None."""
+    return next((e for e in reversed(history) if event_key(e) == fix.names), None)
+
+
+def as_corrected(event, history: list):
+    """``event`` with the latest correction of it in ``history`` applied."""
+    fixes = [e for e in history if e.type == "retract" and e.corrects and e.names == event_key(event)]
+    return corrected(event, fixes[-1]) if fixes else event
 
 
 def corrected(event, fix: Retract | None):

@@ -36,6 +36,12 @@ ARTICLES = {
 }
 
 
+def still_found(evidence: list) -> bool:
+    """A chi from the wrong seat (the only case a camera's reading may take back) as the camera
+    reads the call now: still a chi."""
+    return evidence[0].type == "chi"
+
+
 def _finding(seat: int, case: str, text: str) -> Finding:
     return Finding(CODE, seat, f"illegal {text} ({ARTICLES[case]})", case=case)
 

@@ -19,7 +19,7 @@ from dataclasses import replace
 from rules_check.hands import fifth_copy
 from rules_check.situation import Finding, Situation
 from tracker import tiles
-from tracker.events import corrected
+from tracker.events import corrected, named_event
 
 CODE = "invalid_meld"
 ARTICLES = {"mleague": "M-League ch.7 §3", "riichi": "M-League ch.7 §3 practice", "mcr": "002 相公"}
@@ -42,6 +42,12 @@ def is_set(kind: str, codes: list[str]) -> bool:
     if len(set(numbers)) != len(numbers):
         return False
     return not numbers or numbers[-1] - numbers[0] <= 2
+
+
+def still_found(evidence: list) -> bool:
+    """The finding on a call (``evidence[0]``) as the camera reads it now: its tiles still make
+    no set (a wrong tile read as another wrong one is still a 错碰)."""
+    return not laid_as_declared(evidence[0])
 
 
 def laid_as_declared(call) -> bool:
@@ -132,11 +138,7 @@ def _read_again(fix, situation: Situation) -> list[Finding]:
         return []
     if any(tiles.is_honor(tiles.deaka(c)) for c in fix.laid.tiles if c in tiles.GAME_CODES and c != "?"):
         return []  # honour faces are what a reader confuses on unseen art (winds, dragons): no evidence
-    named = (fix.target_type, fix.target_frame, fix.actor)
-    call = next(
-        (e for e in reversed(situation.history) if (e.type, e.frame, getattr(e, "actor", None)) == named),
-        None,
-    )
+    call = named_event(fix, situation.history)
     if call is None:
         return []
     meld = situation.table.call_meld(call.actor, call.frame)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from rules_check.situation import Finding, Situation
 from tracker import tiles
-from tracker.events import corrected
+from tracker.events import as_corrected
 
 CODE = "kuikae"
 ARTICLES = {"mleague": "M-League ch.7 §2.2(3)", "riichi": "004 七.3 吃换"}
@@ -37,20 +37,16 @@ def forbidden(call) -> set[str]:
     return {f"{n}{suit}" for n in ends if 1 <= n <= 9}
 
 
+def still_found(evidence: list) -> bool:
+    """The finding on a discard and the call before it as the camera reads them now."""
+    discard = next(e for e in evidence if e.type == "dahai")
+    call = next((e for e in evidence if e.type in ("chi", "pon")), None)
+    return call is not None and swaps(call, discard)
+
+
 def swaps(call, discard) -> bool:
     """Is ``discard`` (read) a kind that completes a set with the tiles ``call`` exposed?"""
     return discard.pai != tiles.UNKNOWN and tiles.deaka(discard.pai) in forbidden(call) - {tiles.UNKNOWN}
-
-
-def as_read_now(call, history: list):
-    """``call`` with the camera's latest correction of it (its tiles read again) applied."""
-    named = (call.type, call.frame, call.actor)
-    fixes = [
-        e
-        for e in history
-        if e.type == "retract" and e.corrects and (e.target_type, e.target_frame, e.actor) == named
-    ]
-    return corrected(call, fixes[-1]) if fixes else call
 
 
 def check(event, situation: Situation) -> list[Finding]:
@@ -66,7 +62,7 @@ def check(event, situation: Situation) -> list[Finding]:
     )
     if last is None or last.type not in ("chi", "pon") or last.actor != event.actor:
         return []
-    last = as_read_now(last, situation.history)
+    last = as_corrected(last, situation.history)  # (the call read again before the discard)
     if not swaps(last, event):
         return []  # (an unread discard or exposed tile is no evidence of a swap)
     exposed = tiles.dump(last.consumed)

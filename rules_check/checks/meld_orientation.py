@@ -34,6 +34,12 @@ def _seen(sideways: list[int], size: int) -> str:
     return "sideways at " + ", ".join(_place(i, size) for i in sorted(set(sideways)))
 
 
+def still_found(evidence: list) -> bool:
+    """The finding on a call (``evidence[0]``) as the camera reads it now: its sideways tile
+    still not where the rules put it (``rules_check.checker`` drops a waiting alert otherwise)."""
+    return not laid_as_the_rules_want(evidence[0])
+
+
 def laid_as_the_rules_want(call) -> bool:
     """A chi / pon / daiminkan whose one sideways tile (``laid``) lies where the rules put it."""
     if call.type not in ("chi", "pon", "daiminkan") or call.laid is None:
