@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rules_check.checker import RulesChecker
 from rules_check.ruleset import MLEAGUE, RuleSet
-from tests.builders import t
+from tests.builders import start_unseen, t
 from tracker import events as ev
 
 #: four hands that share no kind beyond four copies; seat 0 waits on 1s/4s (4s: tanyao; 1s: no yaku)
@@ -56,3 +56,22 @@ def feed(events: list, ruleset: RuleSet = MLEAGUE) -> RulesChecker:
 def found(checker: RulesChecker) -> list[tuple]:
     """(code, seat, penalty) of every alert, in order."""
     return [(a.code, a.seat, a.penalty) for a in checker.alerts]
+
+
+#: the river slot a camera reports with a discard (its place does not matter to these tests; that
+#: discards carry one tells the checker the stream comes from a camera)
+SEEN_SLOT = ev.RiverPlacement(row=0, col=0, sideways=False)
+
+
+def seen_opening(pai: str, slot: ev.RiverPlacement | None = SEEN_SLOT) -> list:
+    """A kyoku as a camera starts it (every dealt tile unknown) and seat 0's discard of ``pai``
+    (its draw unread); ``slot=None``: as a game record has it."""
+    return start_unseen() + [
+        ev.Tsumo(actor=0, pai="?"),
+        ev.Dahai(actor=0, pai=pai, tsumogiri=False, slot=slot),
+    ]
+
+
+def framed(events: list, step: int = 10) -> list:
+    """``events`` a frame ``step`` apart from frame 0 (``seen_opening`` + one call: the call at 40)."""
+    return [e.model_copy(update={"frame": step * i}) for i, e in enumerate(events)]

@@ -5,20 +5,20 @@ from __future__ import annotations
 
 from rules_check.checker import SETTLE_FRAMES, RulesChecker
 from rules_check.ruleset import MLEAGUE
-from tests.builders import start_unseen
+from tests.rules_check.kit import SEEN_SLOT, framed, seen_opening
 from tracker import events as ev
 
 
 def _kuikae(camera: bool) -> list:
     """Seat 1 chis seat 0's 6s with 45s at frame 40 and discards 3s at frame 50 (a 食替)."""
-    slot = (lambda col: ev.RiverPlacement(row=0, col=col, sideways=False)) if camera else (lambda col: None)
-    stream = start_unseen() + [
-        ev.Tsumo(actor=0, pai="?"),
-        ev.Dahai(actor=0, pai="6s", tsumogiri=False, slot=slot(0)),
-        ev.Chi(actor=1, target=0, pai="6s", consumed=["4s", "5s"]),
-        ev.Dahai(actor=1, pai="3s", tsumogiri=False, slot=slot(0)),
-    ]
-    return [e.model_copy(update={"frame": 10 * i}) for i, e in enumerate(stream)]
+    slot = SEEN_SLOT if camera else None
+    return framed(
+        seen_opening("6s", slot)
+        + [
+            ev.Chi(actor=1, target=0, pai="6s", consumed=["4s", "5s"]),
+            ev.Dahai(actor=1, pai="3s", tsumogiri=False, slot=slot),
+        ]
+    )
 
 
 def _later(frame: int) -> ev.HandCount:
@@ -69,13 +69,7 @@ def test_what_is_still_held_at_the_end_is_said_and_a_record_is_never_held():
 def test_a_chi_from_the_wrong_seat_read_again_as_a_pon_is_dropped_and_kills_no_hand():
     # a camera read seat 2's pon of seat 0's 6p as a chi 4p 6p: a chi from toimen is illegal, but
     # a chi or a pon is told by faces; later looks read 6p 6p 6p and correct the call
-    slot = ev.RiverPlacement(row=0, col=0, sideways=False)
-    stream = start_unseen() + [
-        ev.Tsumo(actor=0, pai="?"),
-        ev.Dahai(actor=0, pai="6p", tsumogiri=False, slot=slot),
-        ev.Chi(actor=2, target=0, pai="6p", consumed=["4p", "5p"]),
-    ]
-    stream = [e.model_copy(update={"frame": 10 * i}) for i, e in enumerate(stream)]  # the chi at 40
+    stream = framed(seen_opening("6p") + [ev.Chi(actor=2, target=0, pai="6p", consumed=["4p", "5p"])])
     checker = RulesChecker(MLEAGUE)
     assert [a for e in stream for a in checker.feed(e)] == []
     assert [a.code for a in checker.held] == ["illegal_call"] and checker.rules.dead == frozenset()
@@ -89,14 +83,10 @@ def test_a_chi_from_the_wrong_seat_read_again_as_a_pon_is_dropped_and_kills_no_h
 
 def test_a_meld_laid_out_wrong_waits_and_only_a_layout_correction_drops_it():
     # seat 2's pon of seat 0's 6p read with its right tile sideways (toimen's goes in the middle)
-    slot = ev.RiverPlacement(row=0, col=0, sideways=False)
     seen = ev.MeldPlacement(tiles=["6p", "6p", "6p"], sideways=[2])
-    stream = start_unseen() + [
-        ev.Tsumo(actor=0, pai="?"),
-        ev.Dahai(actor=0, pai="6p", tsumogiri=False, slot=slot),
-        ev.Pon(actor=2, target=0, pai="6p", consumed=["6p", "6p"], laid=seen),
-    ]
-    stream = [e.model_copy(update={"frame": 10 * i}) for i, e in enumerate(stream)]  # the pon at 40
+    stream = framed(
+        seen_opening("6p") + [ev.Pon(actor=2, target=0, pai="6p", consumed=["6p", "6p"], laid=seen)]
+    )
 
     def held_after(fix: ev.Retract) -> RulesChecker:
         checker = RulesChecker(MLEAGUE)
@@ -128,44 +118,24 @@ def test_only_a_correction_of_an_alerts_own_evidence_drops_it():
 
 
 def test_a_layout_read_again_still_wrong_keeps_the_alert():
-    slot = ev.RiverPlacement(row=0, col=0, sideways=False)
-    stream = start_unseen() + [
-        ev.Tsumo(actor=0, pai="?"),
-        ev.Dahai(actor=0, pai="6p", tsumogiri=False, slot=slot),
-        ev.Pon(
-            actor=2,
-            target=0,
-            pai="6p",
-            consumed=["6p", "6p"],
-            laid=ev.MeldPlacement(tiles=["6p"] * 3, sideways=[2]),
-        ),
-    ]
+    seen = ev.MeldPlacement(tiles=["6p"] * 3, sideways=[2])
     checker = RulesChecker(MLEAGUE)
-    for i, e in enumerate(stream):
-        checker.feed(e.model_copy(update={"frame": 10 * i}))
+    for e in framed(
+        seen_opening("6p") + [ev.Pon(actor=2, target=0, pai="6p", consumed=["6p", "6p"], laid=seen)]
+    ):
+        checker.feed(e)
     left = ev.MeldPlacement(tiles=["6p"] * 3, sideways=[0])  # toimen's goes in the middle: still wrong
     checker.feed(ev.Retract(target_type="pon", target_frame=40, actor=2, laid=left, frame=70))
     assert [a.code for a in checker.held] == ["meld_orientation"]
 
 
-def _slot() -> ev.RiverPlacement:
-    return ev.RiverPlacement(row=0, col=0, sideways=False)
-
-
-def _framed(events: list, first: int = 0, step: int = 10) -> list:
-    return [e.model_copy(update={"frame": first + step * i}) for i, e in enumerate(events)]
-
-
 def test_a_kuikae_judged_on_a_call_corrected_before_its_discard_rests_on_that_reading():
     # chi 6s with 45s (frame 40), read again as 78s (45) before the discard 9s (50): 食替 on 78s.
     # A later correction moving only the sideways tile keeps it; one back to 45s drops it.
-    stream = _framed(
-        start_unseen()
-        + [ev.Tsumo(actor=0, pai="?"), ev.Dahai(actor=0, pai="6s", tsumogiri=False, slot=_slot())]
-    )
+    stream = framed(seen_opening("6s"))
     chi = ev.Chi(actor=1, target=0, pai="6s", consumed=["4s", "5s"], frame=40)
     to78 = ev.Retract(target_type="chi", target_frame=40, actor=1, pai="6s", consumed=["7s", "8s"], frame=45)
-    discard = ev.Dahai(actor=1, pai="9s", tsumogiri=False, slot=_slot(), frame=50)
+    discard = ev.Dahai(actor=1, pai="9s", tsumogiri=False, slot=SEEN_SLOT, frame=50)
     turned = to78.model_copy(
         update={"laid": ev.MeldPlacement(tiles=["6s", "7s", "8s"], sideways=[0]), "frame": 60}
     )
@@ -180,10 +150,7 @@ def test_a_kuikae_judged_on_a_call_corrected_before_its_discard_rests_on_that_re
 
 def test_an_alert_on_a_call_read_again_is_held_from_then_and_dropped_by_a_later_reading():
     laid = ev.MeldPlacement(tiles=["6p", "?", "?"], sideways=[0])
-    stream = _framed(
-        start_unseen()
-        + [ev.Tsumo(actor=0, pai="?"), ev.Dahai(actor=0, pai="6p", tsumogiri=False, slot=_slot())]
-    )
+    stream = framed(seen_opening("6p"))
     pon = ev.Pon(actor=1, target=0, pai="6p", consumed=["?", "?"], laid=laid, frame=40)
 
     def reread(tiles: list[str], frame: int, as_type=None) -> ev.Retract:
@@ -204,3 +171,10 @@ def test_an_alert_on_a_call_read_again_is_held_from_then_and_dropped_by_a_later_
     # read as no set once more: found again (its first alert was dropped, not said)
     checker.feed(reread(["6p", "7p", "9p"], 300, "chi"))
     assert [a.code for a in checker.held] == ["invalid_meld"]
+
+
+def test_every_settling_finding_can_be_judged_again():
+    from rules_check.checker import SETTLING, STILL_FOUND
+
+    codes = {k if isinstance(k, str) else k[0] for k in SETTLING}
+    assert codes <= set(STILL_FOUND)

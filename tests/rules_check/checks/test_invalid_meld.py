@@ -1,5 +1,5 @@
 from rules_check.ruleset import MCR, MLEAGUE
-from tests.rules_check.kit import draw, feed, found, start
+from tests.rules_check.kit import draw, feed, found, framed, seen_opening, start
 from tracker import events as ev
 
 CHI_HANDS = ["234m456p678m23p55p", "123456789s1234p", "77m111999s888m23z", "1112223336667z"]
@@ -80,17 +80,11 @@ def _reread(kind: str, laid: list[str]) -> list[tuple]:
     """A camera's pon of ``kind`` by seat 1 at frame 40, laid with two tiles unread, read again at
     frame 80 as ``laid``: the alerts, (code, seat, frame)."""
     from rules_check.checker import RulesChecker
-    from tests.builders import start_unseen
 
-    slot = ev.RiverPlacement(row=0, col=0, sideways=False)
-    stream = start_unseen() + [
-        ev.Tsumo(actor=0, pai="?"),
-        ev.Dahai(actor=0, pai=kind, tsumogiri=False, slot=slot),
-        ev.Pon(
-            actor=1, target=0, pai=kind, consumed=["?", "?"], laid=ev.MeldPlacement(tiles=[kind, "?", "?"])
-        ),
-    ]
-    stream = [e.model_copy(update={"frame": 10 * i}) for i, e in enumerate(stream)]
+    first = ev.MeldPlacement(tiles=[kind, "?", "?"])
+    stream = framed(
+        seen_opening(kind) + [ev.Pon(actor=1, target=0, pai=kind, consumed=["?", "?"], laid=first)]
+    )
     fix = ev.Retract(
         target_type="pon", target_frame=40, actor=1, pai=kind, consumed=[kind, kind],
         laid=ev.MeldPlacement(tiles=laid, sideways=[0]), frame=80,

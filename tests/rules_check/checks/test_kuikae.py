@@ -2,7 +2,7 @@ import pytest
 
 from rules_check.ruleset import MCR, MLEAGUE, RIICHI
 from tests.builders import start_unseen
-from tests.rules_check.kit import draw, feed, found, start
+from tests.rules_check.kit import SEEN_SLOT, draw, feed, found, framed, seen_opening, start
 from tracker import events as ev
 
 # seat 1 holds 1s..9s; seat 0 discards the tile seat 1 chis
@@ -100,7 +100,7 @@ def test_a_cameras_kuikae_stands_alone_its_seats_later_calls_are_not_alerted():
                 actor=1,
                 pai="3s",
                 tsumogiri=False,
-                slot=None if slot is None else ev.RiverPlacement(row=0, col=0, sideways=False),
+                slot=None if slot is None else SEEN_SLOT,
             )
         ]
         s += draw(2, "P", slot=slot) + draw(3, "P", slot=slot) + draw(0, "5p", slot=slot)
@@ -112,15 +112,9 @@ def test_a_cameras_kuikae_stands_alone_its_seats_later_calls_are_not_alerted():
 
 def test_a_call_read_again_before_the_discard_is_judged_as_read_again():
     # the camera read seat 1's chi as 6s with 45s, then corrected it to 78s before the discard
-    slot = ev.RiverPlacement(row=0, col=0, sideways=False)
-    stream = start_unseen() + [
-        ev.Tsumo(actor=0, pai="?"),
-        ev.Dahai(actor=0, pai="6s", tsumogiri=False, slot=slot),
-        ev.Chi(actor=1, target=0, pai="6s", consumed=["4s", "5s"]),
-    ]
-    stream = [e.model_copy(update={"frame": 10 * i}) for i, e in enumerate(stream)]  # the chi at 40
+    stream = framed(seen_opening("6s") + [ev.Chi(actor=1, target=0, pai="6s", consumed=["4s", "5s"])])
     fix = ev.Retract(target_type="chi", target_frame=40, actor=1, pai="6s", consumed=["7s", "8s"], frame=60)
-    then = ev.Dahai(actor=1, pai="3s", tsumogiri=False, slot=slot, frame=100)
+    then = ev.Dahai(actor=1, pai="3s", tsumogiri=False, slot=SEEN_SLOT, frame=100)
     assert found(feed(stream + [then])) == [("kuikae", 1, "dead_hand")]  # 3s with 45s: a swap
     assert found(feed(stream + [fix, then])) == []  # 3s with 78s: none
     assert found(feed(stream + [fix, then.model_copy(update={"pai": "9s"})])) == [("kuikae", 1, "dead_hand")]
