@@ -161,6 +161,8 @@ class Hora(_Event):
     score_text: str | None = None
     yaku_text: list[str] | None = None
     hand: list[Tile] | None = None
+    # vision: indexes into ``hand`` of tiles read unsurely (a camera's misreading is likeliest there)
+    hand_unsure: list[int] | None = None
 
 
 class Ryukyoku(_Event):

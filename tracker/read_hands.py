@@ -26,6 +26,14 @@ class RowEvidence(NamedTuple):
     confidence: float
 
 
+class OpenHand(NamedTuple):
+    """A hand laid open (a win or a draw), left to right; ``unsure``: indexes of its tiles read
+    below ``open_hand_confidence`` (where a misreading most likely is)."""
+
+    codes: list[str]
+    unsure: list[int]
+
+
 class HandReader:
     _deal_draw: tuple[Kyoku, int, int] | None = None  # (kyoku, edge, reads) of a first draw seen
     _row_pitches: list[list[float]]  # per edge: mm a standing tile, measured at deals
@@ -399,7 +407,7 @@ class HandReader:
             hand = view.where(e, HAND)
             up = hand.select(hand.face_up)
             if len(up) >= self.cfg.open_hand_min:
-                opened[e] = [self._code(int(c)) for c in up.select(np.argsort(up.u)).class_ids.tolist()]
+                opened[e] = self._open_hand(up)
                 continue
             standing = standing_row(hand)
             apart = self._look_at_hand(k, e, standing.u)
@@ -417,10 +425,11 @@ class HandReader:
         groups = [len({m.group for m in k.melds[e]}) for e in range(4)]
         discards = sum(len(river) for river in k.rivers)
         wall_backs = int(view.select(view.zone == WALL).back.sum())
-        result = judge_result(opened, groups, self.state.live_wall, wall_backs, discards)
+        codes_by_edge = {e: hand.codes for e, hand in opened.items()}
+        result = judge_result(codes_by_edge, groups, self.state.live_wall, wall_backs, discards)
         if result.kind == "ryukyoku":
             hands: list = [None] * 4
-            for e, codes in opened.items():
+            for e, codes in codes_by_edge.items():
                 hands[e] = codes
 
             def draw(seat, hands=hands, reason=result.reason):
@@ -437,8 +446,15 @@ class HandReader:
         for e in result.winners:
             self._win(k, e, opened[e], out)
 
-    def _win(self, k: Kyoku, e: int, codes: list[str], out: list) -> None:
-        """Edge ``e`` won with ``codes`` laid open: on another's kakan (chankan: the kan's
+    def _open_hand(self, up: TableView) -> OpenHand:
+        """A hand laid open, read left to right: its codes and which of them were read unsurely."""
+        ordered = up.select(np.argsort(up.u))
+        codes = [self._code(int(c)) for c in ordered.class_ids.tolist()]
+        unsure = np.nonzero(ordered.confidence < self.cfg.open_hand_confidence)[0].tolist()
+        return OpenHand(codes, unsure)
+
+    def _win(self, k: Kyoku, e: int, hand: OpenHand, out: list) -> None:
+        """Edge ``e`` won with ``hand`` laid open: on another's kakan (chankan: the kan's
         replacement draw never came), on the last discard (ron), or on its own draw (tsumo,
         rinshan kaihou after its own kan included)."""
         k.winners.add(e)
@@ -454,7 +470,9 @@ class HandReader:
                 out.append(self._no_replacement(src, frame))
             k.ron_on = (src, pai)
             out.append(
-                lambda seat, e=e, s=src, p=pai, h=codes: ev.Hora(actor=seat(e), target=seat(s), pai=p, hand=h)
+                lambda seat, e=e, s=src, p=pai, h=hand: ev.Hora(
+                    actor=seat(e), target=seat(s), pai=p, hand=h.codes, hand_unsure=h.unsure
+                )
             )
             return
         ron = k.last_discard is not None and k.last_discard[0] != e and k.last_actor != e and not drew
@@ -463,12 +481,16 @@ class HandReader:
             pai = pick_code(k.rivers[src_edge][src_index].votes)
             k.ron_on = (src_edge, pai)
             out.append(
-                lambda seat, e=e, s=src_edge, p=pai, h=codes: ev.Hora(
-                    actor=seat(e), target=seat(s), pai=p, hand=h
+                lambda seat, e=e, s=src_edge, p=pai, h=hand: ev.Hora(
+                    actor=seat(e), target=seat(s), pai=p, hand=h.codes, hand_unsure=h.unsure
                 )
             )
         else:
-            out.append(lambda seat, e=e, h=codes: ev.Hora(actor=seat(e), target=seat(e), hand=h))
+            out.append(
+                lambda seat, e=e, h=hand: ev.Hora(
+                    actor=seat(e), target=seat(e), hand=h.codes, hand_unsure=h.unsure
+                )
+            )
 
     @staticmethod
     def _armed_before_last_discard(k: Kyoku, e: int) -> bool:
@@ -500,9 +522,13 @@ class HandReader:
             groups = len({m.group for m in k.melds[e]})
             if len(up) < self.cfg.open_hand_min or (len(up) + 3 * groups) % 3 != 2:
                 continue
-            codes = [self._code(int(c)) for c in up.select(np.argsort(up.u)).class_ids.tolist()]
+            laid = self._open_hand(up)
             k.winners.add(e)
-            out.append(lambda seat, e=e, h=codes: ev.Hora(actor=seat(e), target=seat(src), pai=pai, hand=h))
+            out.append(
+                lambda seat, e=e, h=laid: ev.Hora(
+                    actor=seat(e), target=seat(src), pai=pai, hand=h.codes, hand_unsure=h.unsure
+                )
+            )
 
 
 def _with_the_others(rows: HandRows, e: int, spread: float = 0.06) -> bool:

@@ -61,6 +61,9 @@ class TrackerConfig(BaseModel):
     min_first_walls: int = 4
     fresh_river_noise: int = 2  # stray river detections tolerated on a fresh deal
     open_hand_min: int = 2  # face-up tiles in a hand zone: the hand is laid open (4 melds leave 2)
+    # an open hand's tile read less sure than this is marked unsure (``Hora.hand_unsure``); as sure
+    # as ``hand_contra_confidence`` asks of a standing row that contradicts the record
+    open_hand_confidence: float = 0.6
     crop: bool = True  # run the detector on the felt's bounding box only
     confirm_frames: int = 1  # a new river / meld tile must be seen again this many still frames later
     hand_agree: int = 3  # still readings in a row that must agree on a hand's count

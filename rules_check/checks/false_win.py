@@ -19,7 +19,10 @@ a hand whose tiles, with every other tile in view (rivers, melds, dora indicator
 copy of a kind is a misreading, not evidence: no ``not_complete`` / ``no_yaku`` judgement on it.
 A hand two or more tiles from complete is a misreading too (a false win is declared on a hand
 one tile off): ``not_complete`` is judged on hands one tile off only. A complete concealed part
-beside a meld whose tiles make no set is judged by ``invalid_meld`` at the call, not here. Nor is
+beside a meld whose tiles make no set is judged by ``invalid_meld`` at the call, not here; nor is
+a hand in which a tile the camera read unsurely (``Hora.hand_unsure``), read as another kind,
+would complete it: that tile is the likeliest misreading (a referee would rather look again than
+call a chombo on it). Nor is
 ``no_yaku`` judged on a closed hand without riichi in a camera's stream (riichi is read from the
 sideways declaration tile; an upright one, itself a fault, would hide the yaku), nor on
 a hand with a wind triplet (a camera does not see the round wind).
@@ -92,6 +95,16 @@ def _melds_are_sets(melds) -> bool:
     return all(is_set("chi" if m.type == "chi" else "pon", m.all_tiles) for m in melds)
 
 
+def _unsure_tile_completes(event, hand: list[str]) -> bool:
+    """Would one tile of ``hand`` read unsurely, read as some other kind, make it complete?"""
+    for code in {event.hand[i] for i in event.hand_unsure or () if i < len(event.hand)}:
+        rest = list(hand)
+        rest.remove(code)
+        if waits(rest) - {tiles.deaka(code)}:
+            return True
+    return False
+
+
 def check(event, situation: Situation) -> list[Finding]:
     if event.type != "hora":
         return []
@@ -127,6 +140,8 @@ def check(event, situation: Situation) -> list[Finding]:
             return []  # two or more tiles from complete: nobody declares that, the camera misread it
         elif shanten(hand) < 0 and not _melds_are_sets(situation.table.seats[seat].melds):
             return []  # the concealed part wins; a meld read as no set is invalid_meld's to judge
+        elif _unsure_tile_completes(event, hand):
+            return []
         else:
             case, text = "not_complete", "the hand is not complete"
         return [Finding(CODE, seat, f"false win on {pai} with {shown}: {text} ({where})", case=case)]

@@ -783,6 +783,21 @@ def test_a_second_hand_laid_open_on_the_same_discard_is_a_double_ron():
     assert [(e.actor, e.target, e.pai) for e in hora] == [(2, 1, "9s"), (3, 1, "9s")]
 
 
+def test_a_hand_laid_open_names_its_tiles_read_unsurely():
+    from dataclasses import replace
+
+    s, rivers = _nine_discarded()
+    view = _view(_rows(rivers, {2: _open_hand(2, "123m456p789s11z999s")}))
+    hand_tiles = np.nonzero((view.zone == HAND) & (view.edge == 2) & view.face_up)[0]
+    confidence = view.confidence.copy()
+    confidence[hand_tiles[[3, 7]]] = [0.45, 0.59]  # the 4p and the 8s, left to right
+    factories = s.tracker._observe(replace(view, confidence=confidence), 20, 20 / 30)
+    s.events += s.tracker._emit(factories, 20, 20 / 30).events
+    (hora,) = [e for e in s.events if e.type == "hora"]
+    assert hora.hand_unsure == [3, 7]
+    assert [hora.hand[i] for i in hora.hand_unsure] == ["4p", "8s"]
+
+
 def test_a_gap_seen_in_a_waiting_hand_does_not_make_its_ron_a_tsumo():
     # seat 1 discards 9s; seat 3's hand, not in turn to draw, showed a tile apart on a still read
     # (a detector's gap), then laid its hand open on the 9s: a ron on seat 1, not a tsumo

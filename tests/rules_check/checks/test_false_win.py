@@ -46,6 +46,16 @@ def test_the_hand_laid_open_is_not_complete():
     assert "not complete" in checker.alerts[0].message
 
 
+def test_a_tile_read_unsurely_that_would_complete_the_hand_is_no_false_win():
+    stream = opening() + draw(1, "P") + draw(2, "P") + draw(3, "4s")
+    hand = ["2m", "3m", "4m", "4p", "5p", "6p", "6s", "7s", "8s", "2s", "3s", "5p", "7p"]
+    # the 7p read unsurely: as a 5p the hand wins (234m 456p 678s 234s 55p)
+    assert found(feed(stream + [ev.Hora(actor=0, target=3, hand=hand, hand_unsure=[12])])) == []
+    # unsure of the 2m: no other kind there completes it, so the fault stands
+    checker = feed(stream + [ev.Hora(actor=0, target=3, hand=hand, hand_unsure=[0])])
+    assert found(checker) == [("false_win", 0, "chombo")]
+
+
 def test_furiten_ron_on_own_discarded_wait_and_furiten_tsumo_is_fine():
     # seat 0 held 4s and riichi'd discarding it: waits 1s/4s, 4s is in its river
     hands = ["234m456p678s234s5p", *HANDS[1:]]
