@@ -117,8 +117,12 @@ class MeldReader:
             return
         code = self._code(int(new.class_ids[0]))
         group = base[0].group
-        pon = [m.code for m in k.melds[e] if m.group == group]
         call = next((c for c in k.calls if c.edge == e and c.group == group), None)
+        if call is not None and call.kind == "chi" and code != tiles.UNKNOWN:
+            self._added_to_chi(
+                call, [m for m in k.melds[e] if m.group == group][: len(call.codes)], code, out
+            )
+        pon = [m.code for m in k.melds[e] if m.group == group]
         kind = (
             tiles.deaka(call.codes[call.pick]) if call is not None and call.codes[call.pick] != "?" else None
         )
@@ -278,25 +282,56 @@ class MeldReader:
                 call.codes, call.kind = codes, kind
                 for tile, code in zip(laid, codes):
                     tile.code = code  # a kakan names its pon by these
-            pai, consumed = call.record()
-            now = (pai, tuple(consumed), call.kind, tuple(call.codes), tuple(call.side))
-            if now == call.said:
-                continue
-            call.said = now
-            placement = ev.MeldPlacement(tiles=list(call.codes), sideways=list(call.side))
-            as_type = call.kind if call.kind in ("chi", "pon") and call.type in ("chi", "pon") else None
-            out.append(
-                lambda seat, c=call, p=pai, used=consumed, t=as_type, lay=placement: ev.Retract(
-                    target_type=c.type,
-                    target_frame=c.frame,
-                    actor=seat(c.edge),
-                    pai=p,
-                    consumed=used,
-                    as_type=t,
-                    laid=lay,
-                    reason="meld reread",
-                )
+            self._say_again(call, out)
+
+    @staticmethod
+    def _say_again(call: Call, out: list, reason: str = "meld reread") -> None:
+        """If what the record would say of ``call`` changed, a ``retract`` correcting it whole."""
+        pai, consumed = call.record()
+        now = (pai, tuple(consumed), call.kind, tuple(call.codes), tuple(call.side))
+        if now == call.said:
+            return
+        call.said = now
+        placement = ev.MeldPlacement(tiles=list(call.codes), sideways=list(call.side))
+        as_type = call.kind if call.kind in ("chi", "pon") and call.type in ("chi", "pon") else None
+        out.append(
+            lambda seat, c=call, p=pai, used=consumed, t=as_type, lay=placement: ev.Retract(
+                target_type=c.type,
+                target_frame=c.frame,
+                actor=seat(c.edge),
+                pai=p,
+                consumed=used,
+                as_type=t,
+                laid=lay,
+                reason=reason,
             )
+        )
+
+    @staticmethod
+    def _source_reread(call: Call, called: str, out: list) -> None:
+        """The river misread the tile ``call`` took from it (``called``): say so there too."""
+        call.source.said = called
+        out.append(
+            lambda seat, c=call, p=called: ev.Retract(
+                target_type="dahai",
+                target_frame=c.source.frame,
+                actor=seat(c.source_edge),
+                pai=p,
+                reason="called tile reread",
+            )
+        )
+
+    def _added_to_chi(self, call: Call, laid: list[MeldTile], code: str, out: list) -> None:
+        """A tile is added (kakan) only to a pon: a call read as a chi that one is added to was a
+        pon of the added tile's kind, and its sideways tile, which the added one lies on, is of
+        that kind (the river's reading of it was wrong). Its other two tiles stay as read: where
+        they are not that kind, it was laid wrong (错碰), which ``invalid_meld`` judges."""
+        kind = tiles.deaka(code)
+        if tiles.deaka(call.codes[call.pick]) != kind:
+            self._source_reread(call, kind, out)
+            call.codes[call.pick] = laid[call.pick].code = kind
+        call.kind = "pon"
+        self._say_again(call, out, "tile added to it (kakan): a pon")
 
     def _tiles_read_again(self, call: Call, laid: list[MeldTile], out: list) -> list[str] | None:
         """The call's laid tiles as later reads see them, or None if they see them as recorded. A
@@ -324,16 +359,8 @@ class MeldReader:
             # sure of its kind, laid with a wrong tile, stays the pon it declares)
             return None
         if called != codes[call.pick]:  # the river misread the tile taken from it: say so there too
-            codes[call.pick] = call.source.said = called
-            out.append(
-                lambda seat, c=call, p=called: ev.Retract(
-                    target_type="dahai",
-                    target_frame=c.source.frame,
-                    actor=seat(c.source_edge),
-                    pai=p,
-                    reason="called tile reread",
-                )
-            )
+            self._source_reread(call, called, out)
+            codes[call.pick] = called
         return codes
 
     def _layout_read_again(self, call: Call, laid: list[MeldTile]) -> list[int]:

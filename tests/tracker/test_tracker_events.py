@@ -331,6 +331,26 @@ def test_a_kakan_names_the_pon_tiles_it_left_unread_by_the_added_tile():
     assert [(e.actor, e.pai, e.consumed) for e in kakan] == [(1, "6p", ["6p", "6p", "6p"])]
 
 
+def test_a_tile_added_to_a_call_read_as_a_chi_makes_it_the_pon_of_that_kind():
+    # a pon of 2m laid wrong (2m sideways, 2m, 4m: 错碰), its 2m read as a 3m in the river: a chi
+    # 2-3-4m for now. A 2m then added on the sideways tile: only a pon takes a fourth tile
+    s = _call_from_left("3m")
+    laid = _laid(("3m", True, 0.9), ("2m", False, 0.9), ("4m", False, 0.9))
+    _lay_meld(s, laid)
+    assert (_last_call(s).type, _last_call(s).pai) == ("chi", "3m")
+    _lay_meld(s, laid + [(306.0, 394.0 - 26, "2m", True, 0.9)], frames=(10, 11))
+    fixes = [e for e in s.events if e.type == "retract"]
+    assert [(e.target_type, e.pai, e.reason) for e in fixes if e.target_type == "dahai"] == [
+        ("dahai", "2m", "called tile reread")
+    ]
+    (fix,) = [e for e in fixes if e.target_type == "chi"]
+    assert (fix.as_type, fix.pai, fix.consumed) == ("pon", "2m", ["2m", "2m"])
+    assert fix.laid.tiles == ["2m", "2m", "4m"]
+    (kakan,) = [e for e in s.events if e.type == "kakan"]
+    assert (kakan.pai, kakan.consumed) == ("2m", ["2m", "2m", "2m"])
+    assert not s.tracker.state_errors
+
+
 def test_a_call_with_unread_tiles_is_corrected_once_later_looks_agree():
     # laid as 6p and two unsure tiles: a pon of 6p for now (one of three runs, or the pon); the
     # tiles then lie in view: one look at 7p 8p is not enough, three are, and make it a chi

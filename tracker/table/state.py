@@ -215,16 +215,17 @@ class TableState:
         slot = target.river[self.last_discard[1]]
         if tiles.deaka(slot.code) != tiles.deaka(e.pai) and "?" not in (slot.code, e.pai):
             raise StateError(f"seat {e.actor} calls {e.pai} but the discard is {slot.code}")
+        try:
+            order, sideways = _laid_out(
+                kind, e.pai, list(e.consumed), layout.relative(e.actor, e.target), e.laid
+            )
+        except ValueError as err:
+            raise StateError(f"seat {e.actor}: {err}") from None
         slot.called_away = True
         if slot.sideways:  # the riichi tile was taken: the next discard lies sideways instead
             target.sideways_next = True
         self.last_discard = None
         self._take_from_hand(e.actor, e.consumed)
-        offset = layout.relative(e.actor, e.target)
-        try:
-            order, sideways = layout.open_meld_order(kind, e.pai, list(e.consumed), offset)
-        except ValueError as err:
-            raise StateError(f"seat {e.actor}: {err}") from None
         meld = Meld(kind, order, called=e.pai, source=e.target, sideways=sideways)
         self.seats[e.actor].melds.append(meld)
         self._calls[(e.actor, e.frame)] = meld  # a correction names it so
@@ -304,9 +305,7 @@ class TableState:
         rest = [t for i, t in enumerate(meld.tiles) if i != meld.sideways]
         consumed = list(e.consumed) if e.consumed is not None else rest
         try:
-            order, sideways = layout.open_meld_order(
-                kind, called, consumed, layout.relative(actor, meld.source)
-            )
+            order, sideways = _laid_out(kind, called, consumed, layout.relative(actor, meld.source), e.laid)
         except ValueError:
             return
         meld.type, meld.tiles, meld.called, meld.sideways = kind, order, called, sideways
@@ -554,3 +553,17 @@ def _recompute(kyoku_events: list, rules: TableRules) -> dict[str, Any]:
         "scores": scores,
         "kyotaku": kyotaku,
     }
+
+
+def _laid_out(
+    kind: str, called: str, consumed: list[str], offset: int, laid: ev.MeldPlacement | None
+) -> tuple[list[str], int | None]:
+    """A call's tiles left to right and its sideways index, as the rules lay them; a call the rules
+    cannot lay (a chi from another seat than kamicha) that a camera saw (``laid``) lies as it was
+    seen: its tiles are on the table all the same, for the calls and checks that follow."""
+    try:
+        return layout.open_meld_order(kind, called, consumed, offset)
+    except ValueError:
+        if laid is None:
+            raise
+        return list(laid.tiles), (laid.sideways[0] if laid.sideways else None)

@@ -172,6 +172,29 @@ def test_a_call_read_again_is_laid_out_anew():
     assert (meld.type, meld.tiles) == ("pon", ["6p", "6p", "6p"])
 
 
+def test_a_chi_a_camera_read_from_another_seat_lies_as_seen_and_can_be_read_again():
+    """A pon from toimen read as a chi (no chi comes from there): its tiles still lie on the table,
+    as the camera saw them, so a correction to the pon it was finds the meld; a record's chi from
+    there is refused before anything moves."""
+    events = start_unseen() + turn(0, "?", "3m")  # (a 2m read as a 3m in the river)
+    seen = ev.MeldPlacement(tiles=["4m", "2m", "3m"], sideways=[1])
+    chi = ev.Chi(actor=2, target=0, pai="3m", consumed=["4m", "2m"], laid=seen, frame=50)
+    state = play(events + [chi], check=False)
+    meld = state.seats[2].melds[0]
+    assert (meld.type, meld.tiles, meld.sideways, meld.source) == ("chi", ["4m", "2m", "3m"], 1, 0)
+    assert state.seats[0].river[0].called_away
+    fix = ev.Retract(
+        target_type="chi", target_frame=50, actor=2, pai="2m", consumed=["2m", "2m"], as_type="pon", frame=80
+    )
+    meld = play(events + [chi, fix], check=False).seats[2].melds[0]
+    assert (meld.type, meld.tiles, meld.called, meld.sideways) == ("pon", ["2m", "2m", "2m"], "2m", 1)
+    state = play(events, check=False)
+    with pytest.raises(StateError, match="chi must be called from kamicha"):
+        state.update(chi.model_copy(update={"laid": None}))
+    assert state.seats[2].melds == [] and not state.seats[0].river[0].called_away
+    assert state.last_discard is not None
+
+
 @pytest.mark.parametrize("rules, down", [(layout.MLEAGUE, (1, 2)), (layout.MCR, (0, 3))])
 def test_ankan_face_down_positions(rules, down):
     hands = hands_with(s0="9999p2345678m12s")
