@@ -244,6 +244,19 @@ class MeldReader:
             out.append(lambda seat, a=k.reach_pending: ev.ReachAccepted(actor=seat(a)))
             k.accepted_at[k.reach_pending] = self._frame
             k.reach_pending = None
+        if tiles.UNKNOWN not in (pai, slot.said) and tiles.deaka(pai) != tiles.deaka(slot.said):
+            # the call's own tiles outvoted the river's reading of the discard it took (a pon's
+            # three S against one E read in the river): the record's discard is corrected first
+            slot.said = pai
+            out.append(
+                lambda seat, p=pai, f=slot.frame: ev.Retract(
+                    target_type="dahai",
+                    target_frame=f,
+                    actor=seat(src_edge),
+                    pai=p,
+                    reason="called tile reread",
+                )
+            )
         out.append(
             lambda seat: kind_cls(actor=seat(e), target=seat(src_edge), pai=pai, consumed=consumed, laid=laid)
         )

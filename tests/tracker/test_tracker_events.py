@@ -250,12 +250,17 @@ def test_a_chi_boxed_twice_while_laid_is_read_as_its_three_tiles():
 
 
 def test_a_river_misread_loses_to_the_melds_own_read_when_only_that_makes_a_set():
-    # the river voted 3s; the meld shows 1m 1m 1m (the sideways one read 1m): a pon of 1m
-    pon = _called(
-        "3s",
-        _laid(("1m", True, 0.9), ("1m", False, 0.9), ("1m", False, 0.9)),
-    )
+    # the river voted 3s; the meld shows 1m 1m 1m (the sideways one read 1m): a pon of 1m, and the
+    # discard it took is corrected first, so the record (and the checker's table) holds the call
+    s = _call_from_left("3s")
+    _lay_meld(s, _laid(("1m", True, 0.9), ("1m", False, 0.9), ("1m", False, 0.9)))
+    pon = _last_call(s)
     assert (pon.type, pon.pai, pon.consumed) == ("pon", "1m", ["1m", "1m"])
+    (fix,) = [e for e in s.events if e.type == "retract"]
+    assert (fix.target_type, fix.pai, fix.reason) == ("dahai", "1m", "called tile reread")
+    assert [e.pai for e in apply_retractions(s.events) if e.type == "dahai"] == ["1m"]
+    assert s.tracker.checker.state_errors == []
+    assert s.tracker.checker.state.seats[1].melds[0].called == "1m"
     # the meld's read there makes no set either: the river's vote stands
     chi = _called(
         "3s",

@@ -94,6 +94,7 @@ class TableState:
         self.last_discard: tuple[int, int] | None = None  # (seat, river index) still callable
         self._expect_replacement: int | None = None
         self._calls: dict[tuple[int, int], Meld] = {}  # (seat, frame) of a call -> its meld
+        self._discards: dict[tuple[int, int], RiverSlot] = {}  # (seat, frame) of a seen discard -> its slot
 
     # --- derived counts ---------------------------------------------------------------------
 
@@ -175,6 +176,8 @@ class TableState:
         sideways = seat.sideways_next
         seat.sideways_next = False
         seat.river.append(RiverSlot(row, col, e.pai, sideways, False, e.tsumogiri))
+        if e.frame is not None:
+            self._discards[(e.actor, e.frame)] = seat.river[-1]  # a correction names it so
         self.last_discard = (e.actor, len(seat.river) - 1)
         self.actor = e.actor
 
@@ -276,13 +279,17 @@ class TableState:
         """The camera corrects itself; the record's readers apply it (events.apply_retractions).
         A riichi taken back also unwinds the seat's riichi (and its deposit), so what follows is
         not judged as a hand in riichi. A call read again is laid out anew with its corrected
-        tiles (what follows judges those: a kakan, a kuikae)."""
+        tiles (what follows judges those: a kakan, a kuikae), a discard read again lies in the
+        river as that tile (a call on it takes that tile)."""
         if e.actor is None:
             return
         seat = self.seats[e.actor]
         meld = self._calls.get((e.actor, e.target_frame))
+        slot = self._discards.get((e.actor, e.target_frame))
         if e.target_type in ("chi", "pon", "daiminkan") and e.corrects and meld is not None:
             self._relay(e.actor, meld, e)
+        elif e.target_type == "dahai" and e.pai is not None and slot is not None:
+            slot.code = e.pai
         elif e.target_type == "reach" and seat.riichi:
             seat.riichi = False
             seat.sideways_next = False

@@ -172,6 +172,17 @@ def test_a_call_read_again_is_laid_out_anew():
     assert (meld.type, meld.tiles) == ("pon", ["6p", "6p", "6p"])
 
 
+def test_a_discard_read_again_lies_as_that_tile_and_a_call_on_it_takes_it():
+    events = start_unseen() + turn(0, "?", "E")
+    events[-1] = events[-1].model_copy(update={"frame": 40})
+    fix = ev.Retract(target_type="dahai", target_frame=40, actor=0, pai="S", reason="called tile reread")
+    other = ev.Retract(target_type="dahai", target_frame=41, actor=0, pai="W")  # names no discard
+    state = play(events + [fix, other], check=False)
+    assert state.seats[0].river[0].code == "S"
+    state.update(ev.Pon(actor=2, target=0, pai="S", consumed=["S", "S"]))
+    assert state.seats[2].melds[0].called == "S"
+
+
 def test_a_chi_a_camera_read_from_another_seat_lies_as_seen_and_can_be_read_again():
     """A pon from toimen read as a chi (no chi comes from there): its tiles still lie on the table,
     as the camera saw them, so a correction to the pon it was finds the meld; a record's chi from
