@@ -129,12 +129,8 @@ def winning_hand(event, state: TableState) -> tuple[list[str], str] | None:
 
 
 def fifth_copy(table: TableState, more: Iterable[str]) -> str | None:
-    """A kind of ``more`` seen five times or more among ``more`` and every tile in view (rivers,
-    melds, dora indicators), or None. Five copies of a kind the judged tiles hold mean one of them
-    may be misread: no evidence to judge on. (A fifth copy of another kind is a misreading
-    elsewhere on the table, which says nothing of these tiles.)"""
-    more = list(more)
-    judged = {tiles.deaka(c) for c in more if c in tiles.GAME_CODES}
+    """A kind seen five times or more among ``more`` and every tile in view (rivers, melds, dora
+    indicators), or None. Five copies mean a misreading somewhere: no evidence to judge on."""
     seen = list(more)
     for seat in table.seats:
         seen += [slot.code for slot in seat.river if not slot.called_away]
@@ -145,7 +141,7 @@ def fifth_copy(table: TableState, more: Iterable[str]) -> str | None:
         if code in tiles.GAME_CODES and code != tiles.UNKNOWN and not tiles.is_bonus(code):
             kind = tiles.deaka(code)
             counts[kind] = counts.get(kind, 0) + 1
-    over = sorted(k for k, n in counts.items() if n > 4 and k in judged)
+    over = sorted(k for k, n in counts.items() if n > 4)
     return over[0] if over else None
 
 
