@@ -130,7 +130,10 @@ def winning_hand(event, state: TableState) -> tuple[list[str], str] | None:
 
 def fifth_copy(table: TableState, more: Iterable[str]) -> str | None:
     """A kind seen five times or more among ``more`` and every tile in view (rivers, melds, dora
-    indicators), or None. Five copies mean a misreading somewhere: no evidence to judge on."""
+    indicators), or None. Five copies mean a misreading somewhere: no evidence to judge on. Any
+    kind counts, not only those of ``more``: a table read with a fifth copy of anything is read
+    poorly right now (restricted to the judged tiles' kinds, the evaluation set gained one staged
+    错碰 and four false 错吃, all on tables showing a fifth copy of another kind)."""
     seen = list(more)
     for seat in table.seats:
         seen += [slot.code for slot in seat.river if not slot.called_away]
