@@ -63,12 +63,19 @@ class Call:
     source: Slot
     side: list[int]  # the sideways tile's index as the record has it ([]: none seen)
     said: tuple = ()  # (pai, consumed, type, laid tiles, side) the record says: corrected on a change
+    added_to: bool = False  # a tile was added to it (kakan): a pon of that kind, whatever was read
+
+    @property
+    def sure_pon(self) -> bool:
+        """A pon sure of its kind: one was added to it, or its kind is read twice (``sure_pon``)."""
+        return self.kind != "chi" and (self.added_to or sure_pon(self.codes, self.codes[self.pick]))
 
     def record(self) -> tuple[str, list[str]]:
-        """(pai, consumed) as the record declares them from the laid ``codes``."""
+        """(pai, consumed) as the record declares them from the laid ``codes``: a pon sure of its
+        kind declares its own tiles that kind (a wrong one laid is the layout's, 错碰)."""
         pai = self.codes[self.pick]
         consumed = [c for i, c in enumerate(self.codes) if i != self.pick]
-        if self.kind != "chi" and sure_pon(self.codes, pai):
+        if self.sure_pon:
             consumed = declared(pai, consumed)
         return pai, consumed
 

@@ -132,7 +132,7 @@ class MeldReader:
         # the pon's tiles are the added one's kind: ones it left unread are that kind too
         consumed = [tiles.deaka(code) if c == tiles.UNKNOWN and code != tiles.UNKNOWN else c for c in pon]
         consumed = (consumed + [tiles.UNKNOWN] * 3)[:3]
-        if call is not None and call.kind == "pon" and sure_pon(call.codes, call.codes[call.pick]):
+        if call is not None and call.kind == "pon" and call.sure_pon:
             consumed = declared(call.codes[call.pick], consumed)  # as its pon declared them
         self._own_draw(k, e, out)
         out.append(lambda seat: ev.Kakan(actor=seat(e), pai=code, consumed=consumed))
@@ -292,6 +292,8 @@ class MeldReader:
                     kind = "pon" if is_set("pon", codes) else "chi" if is_set("chi", codes) else kind
                 if len(codes) == 3 and sure_pon(codes, codes[call.pick]) and not is_set("chi", codes):
                     kind = "pon"  # its kind read twice: a pon, laid wrong if the third is another
+                if call.added_to:
+                    kind = "pon"  # a fourth tile was added to it
                 call.codes, call.kind = codes, kind
                 for tile, code in zip(laid, codes):
                     tile.code = code  # a kakan names its pon by these
@@ -343,7 +345,7 @@ class MeldReader:
         if tiles.deaka(call.codes[call.pick]) != kind:
             self._source_reread(call, kind, out)
             call.codes[call.pick] = laid[call.pick].code = kind
-        call.kind = "pon"
+        call.kind, call.added_to = "pon", True
         self._say_again(call, out, "tile added to it (kakan): a pon")
 
     def _tiles_read_again(self, call: Call, laid: list[MeldTile], out: list) -> list[str] | None:

@@ -354,6 +354,19 @@ def test_a_tile_added_to_a_call_read_as_a_chi_makes_it_the_pon_of_that_kind():
     (kakan,) = [e for e in s.events if e.type == "kakan"]
     assert (kakan.pai, kakan.consumed) == ("2m", ["2m", "2m", "2m"])
     assert not s.tracker.state_errors
+    # the added tile misread as the river's was (3m): still a pon, of 3m, declared so
+    s = _call_from_left("3m")
+    _lay_meld(s, laid)
+    _lay_meld(s, laid + [(306.0, 394.0 - 26, "3m", True, 0.9)], frames=(10, 11))
+    (fix,) = [e for e in s.events if e.type == "retract"]
+    assert (fix.as_type, fix.pai, fix.consumed, fix.laid.tiles) == (
+        "pon",
+        "3m",
+        ["3m", "3m"],
+        ["3m", "2m", "4m"],
+    )
+    (kakan,) = [e for e in s.events if e.type == "kakan"]
+    assert (kakan.pai, kakan.consumed) == ("3m", ["3m", "3m", "3m"])
 
 
 def test_a_call_with_unread_tiles_is_corrected_once_later_looks_agree():
