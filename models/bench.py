@@ -25,7 +25,7 @@ import cv2
 import numpy as np
 
 from models.evaluate import PEER_RUNNER
-from vision.reader_options import add_reader_argument, reader_choice
+from vision.reader_options import add_reader_argument, reader_choice, reader_turns
 
 SAMPLE_CLIP = Path(__file__).resolve().parents[1] / "tracker" / "samples" / "demo-kyoku" / "video.mp4"
 SAMPLE_FRAME = 2400  # late in the kyoku: full rivers, three melds, a riichi stick
@@ -64,7 +64,12 @@ def main(argv: list[str] | None = None) -> int:
         else:
             image, sample_tile_px = sample_table_image()
             sizes = args.tile_px or [round(sample_tile_px, 1)]
-        detector = TileDetector(args.model or DEFAULT_MODEL, threads=2, reader_path=reader_choice(args))
+        detector = TileDetector(
+            args.model or DEFAULT_MODEL,
+            threads=2,
+            reader_path=reader_choice(args),
+            reader_turns=reader_turns(args),
+        )
     except (ImageError, ModelError) as err:
         print(f"bench: {err}", file=sys.stderr)
         return 2

@@ -26,7 +26,13 @@ from models.data import is_held_out, load_yolo_dirs
 from models.metrics import Counts, count_image
 from tracker.figures import emit_figures
 from tracker.tiles import MODEL_CLASSES, RED_FIVES, deaka
-from vision.reader_options import DEFAULT_READER, add_reader_argument, reader_choice
+from vision.reader_options import (
+    DEFAULT_READER,
+    READER_TURNS,
+    add_reader_argument,
+    reader_choice,
+    reader_turns,
+)
 
 PEER_RUNNER = Path(__file__).with_name("peer_runner.py")
 
@@ -49,11 +55,17 @@ def _normalise(codes, keep_red: bool) -> np.ndarray:
 
 
 def evaluate_ours(
-    samples, model: Path | None, keep_red: bool, threads: int = 2, zoom: float = 1.0, reader=DEFAULT_READER
+    samples,
+    model: Path | None,
+    keep_red: bool,
+    threads: int = 2,
+    zoom: float = 1.0,
+    reader=DEFAULT_READER,
+    turns: int = READER_TURNS,
 ):
     from vision.detector import DEFAULT_MODEL, TileDetector
 
-    detector = TileDetector(model or DEFAULT_MODEL, threads=threads, reader_path=reader)
+    detector = TileDetector(model or DEFAULT_MODEL, threads=threads, reader_path=reader, reader_turns=turns)
     widths = [w for s in samples if (w := s.median_tile_width())]
     fallback = float(np.median(widths)) if widths else 32.0
     codes = np.asarray(MODEL_CLASSES, dtype=object)
@@ -127,7 +139,12 @@ def main(argv: list[str] | None = None) -> int:
 
     try:
         ours, times, _ = evaluate_ours(
-            samples, args.model, keep_red, zoom=args.zoom, reader=reader_choice(args)
+            samples,
+            args.model,
+            keep_red,
+            zoom=args.zoom,
+            reader=reader_choice(args),
+            turns=reader_turns(args),
         )
     except ModelError as err:
         print(f"evaluate: {err}", file=sys.stderr)

@@ -13,7 +13,7 @@ import resource
 import sys
 import time
 
-from vision.reader_options import add_reader_argument, reader_choice
+from vision.reader_options import add_reader_argument, reader_choice, reader_turns
 
 
 def cpu_seconds() -> float:
@@ -46,7 +46,10 @@ def main(argv: list[str] | None = None) -> int:
 
     try:  # before decoding: a missing --model / --reader is one line, not a traceback a minute later
         detector = TileDetector(
-            args.model or DEFAULT_MODEL, threads=args.threads, reader_path=reader_choice(args)
+            args.model or DEFAULT_MODEL,
+            threads=args.threads,
+            reader_path=reader_choice(args),
+            reader_turns=reader_turns(args),
         )
     except ModelError as err:
         print(f"tracker.bench: {err}", file=sys.stderr)

@@ -38,7 +38,13 @@ from pydantic import BaseModel
 
 from datasets.synth.faults import KINDS
 from vision.detection_cache import file_md5
-from vision.reader_options import DEFAULT_READER, add_reader_argument, reader_choice
+from vision.reader_options import (
+    DEFAULT_READER,
+    READER_TURNS,
+    add_reader_argument,
+    reader_choice,
+    reader_turns,
+)
 
 REPO = Path(__file__).resolve().parents[1]
 TENHOU6 = REPO.parent / "shared" / "data" / "logs" / "tenhou6"
@@ -307,11 +313,16 @@ def cmd_render(args) -> int:
 # --- analysing --------------------------------------------------------------------------------
 
 
-def analysis_key(model: Path | None, oracle: bool, reader: Path | None = DEFAULT_READER) -> str:
-    """``oracle``, or the detector's md5 and, when ``mjmon analyze`` will use one, the reader's."""
+def analysis_key(
+    model: Path | None, oracle: bool, reader: Path | None = DEFAULT_READER, turns: int = READER_TURNS
+) -> str:
+    """``oracle``, or the detector's md5 and, when ``mjmon analyze`` will use one, the reader's (and
+    its looks at each tile when more than one)."""
     if oracle:
         return "oracle"
     part = f"-reader-{file_md5(reader)[:8]}" if reader is not None and reader.is_file() else ""
+    if part and turns != 1:
+        part += f"-turns{turns}"
     return f"model-{file_md5(model)[:8]}{part}"
 
 
@@ -348,11 +359,12 @@ def analyze_clip(
     oracle: bool,
     cache: Path | None = None,
     reader: Path | None = DEFAULT_READER,
+    turns: int = READER_TURNS,
 ) -> float | None:
     """Analyse one rendered clip unless done (a child process, niced, one thread); wall seconds
     taken, or None when it was done already. A failed analysis keeps what it wrote, marked.
     ``cache``: the clip's detections cache file (``mjmon analyze --detections-cache``);
-    ``reader``: the tile reader (None: the net alone)."""
+    ``reader``: the tile reader (None: the net alone), ``turns`` its looks at each tile."""
     if (out / "summary.json").exists() or (out / "FAILED").exists():
         return None
     partial = out.with_name(out.name + ".partial")
@@ -365,6 +377,7 @@ def analyze_clip(
             cmd += ["--no-reader"]
         elif reader != DEFAULT_READER:
             cmd += ["--reader", str(reader)]
+        cmd += ["--reader-turns", str(turns)]
         if cache is not None:
             cmd += ["--detections-cache", str(cache)]
     env = {**os.environ, "OMP_NUM_THREADS": "1", "PYTHONPATH": str(REPO)}
@@ -751,6 +764,7 @@ def analyze_all(
     jobs: int,
     cache_dir: Path | None = None,
     reader: Path | None = DEFAULT_READER,
+    turns: int = READER_TURNS,
 ) -> None:
     """Analyse the clips not analysed yet, ``jobs`` child processes at a time (each one thread);
     with ``cache_dir``, each clip's detections are kept there as NAME.npz and reused."""
@@ -760,7 +774,7 @@ def analyze_all(
         if oracle:
             ensure_spec(spec, tileset, clip)
         cache = None if cache_dir is None or oracle else cache_dir / f"{spec.name}.npz"
-        return analyze_clip(clip, out, model, oracle, cache, reader)
+        return analyze_clip(clip, out, model, oracle, cache, reader, turns)
 
     with ThreadPoolExecutor(max(1, jobs)) as pool:
         running = {pool.submit(one, *p): p[0].name for p in paths}
@@ -778,8 +792,8 @@ def cmd_score(args) -> int:
         return 2
     plan = Plan.model_validate_json(plan_path.read_text())
     model = None if args.oracle else Path(args.model or REPO / "models" / "tiles.onnx")
-    reader = reader_choice(args)
-    key = analysis_key(model, args.oracle, reader)
+    reader, turns = reader_choice(args), reader_turns(args)
+    key = analysis_key(model, args.oracle, reader, turns)
     root = setdir / "analysis" / key
     if args.analysis_dir is not None:  # an analysis of this code apart from the cached ones
         root, key = args.analysis_dir, args.analysis_dir.name
@@ -789,8 +803,8 @@ def cmd_score(args) -> int:
     paths = [(spec, setdir / "clips" / spec.name, root / spec.name) for spec in rendered]
     if not args.no_analyze:
         cache = args.cache_detections and not args.oracle
-        cache_dir = setdir / "detections" / analysis_key(model, False, reader) if cache else None
-        analyze_all(paths, plan.tileset, model, args.oracle, args.jobs, cache_dir, reader)
+        cache_dir = setdir / "detections" / analysis_key(model, False, reader, turns) if cache else None
+        analyze_all(paths, plan.tileset, model, args.oracle, args.jobs, cache_dir, reader, turns)
     scored = [score_clip(spec, clip, out) for spec, clip, out in paths if out.exists()]
     result = {
         "meta": {
@@ -800,7 +814,9 @@ def cmd_score(args) -> int:
             if args.oracle
             else f"{model} md5 {file_md5(model)}"
             + (
-                f", reader {reader} md5 {file_md5(reader)}" if reader is not None and reader.is_file() else ""
+                f", reader {reader} md5 {file_md5(reader)}, {turns} looks a tile"
+                if reader is not None and reader.is_file()
+                else ""
             ),
             "clips_planned": len(specs),
             "clips_scored": len(scored),

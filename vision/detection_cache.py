@@ -33,6 +33,8 @@ def detector_identity(detector) -> str:
     if detector.reader is not None:
         parts.append(file_md5(detector.reader.model_path))
     parts.append(f"threshold={detector.threshold} reader_weight={detector.reader_weight}")
+    if detector.reader is not None and detector.reader.turns != 1:
+        parts.append(f"reader_turns={detector.reader.turns}")
     return " ".join(parts)
 
 

@@ -17,7 +17,7 @@ from models.spec import ANGLES, NATIVE_TILE_PX, STRIDE
 from tracker.tiles import BACK, STANDING, class_id
 from vision.detections import TileDetections
 from vision.reader import TileReader
-from vision.reader_options import DEFAULT_READER
+from vision.reader_options import DEFAULT_READER, READER_TURNS
 
 DEFAULT_MODEL = Path(__file__).resolve().parents[1] / "models" / "tiles.onnx"
 _FACE_DOWN = np.array([class_id(BACK), class_id(STANDING)])
@@ -34,7 +34,8 @@ class TileDetector:
 
     ``threshold``: minimum centre score for a tile. ``threads``: onnxruntime intra-op threads.
     ``reader_path``: the reader model that re-reads face-up tiles (``vision.reader``); None: the
-    net's classes alone.
+    net's classes alone. ``reader_turns``: how many quarter-turned looks the reader takes at each
+    tile (``TileReader``).
     """
 
     def __init__(
@@ -44,6 +45,7 @@ class TileDetector:
         threshold: float = 0.3,
         reader_path: str | Path | None = DEFAULT_READER,
         reader_weight: float = 0.5,
+        reader_turns: int = READER_TURNS,
     ) -> None:
         self.model_path = Path(model_path)
         self.threshold = threshold
@@ -56,7 +58,7 @@ class TileDetector:
         use_reader = reader_path is not None and (
             Path(reader_path) != DEFAULT_READER or DEFAULT_READER.is_file()
         )
-        self.reader = TileReader(reader_path, threads) if use_reader else None
+        self.reader = TileReader(reader_path, threads, reader_turns) if use_reader else None
         self.reader_weight = reader_weight
 
     def prepare(self, image: np.ndarray, tile_px: float) -> tuple[np.ndarray, float]:

@@ -6,6 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 DEFAULT_READER = Path(__file__).resolve().parents[1] / "models" / "reader.onnx"
+# looks the reader takes at each tile, turned by quarter turns (``vision.reader.TileReader``)
+READER_TURNS = 2
 
 
 def add_reader_argument(parser) -> None:
@@ -15,8 +17,20 @@ def add_reader_argument(parser) -> None:
         "--reader", type=Path, help="tile reader model (default: models/reader.onnx if present)"
     )
     group.add_argument("--no-reader", action="store_true", help="classes from the detector net alone")
+    parser.add_argument(
+        "--reader-turns",
+        type=int,
+        choices=(1, 2, 4),
+        default=READER_TURNS,
+        help=f"looks the reader takes at each tile, turned by quarter turns (default {READER_TURNS})",
+    )
 
 
 def reader_choice(args) -> Path | None:
     """The ``reader_path`` for TileDetector from parsed ``add_reader_argument`` options."""
     return None if args.no_reader else (args.reader or DEFAULT_READER)
+
+
+def reader_turns(args) -> int:
+    """The ``reader_turns`` for TileDetector from parsed ``add_reader_argument`` options."""
+    return args.reader_turns

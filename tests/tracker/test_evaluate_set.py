@@ -87,7 +87,7 @@ def test_analyze_all_runs_every_clip_once_across_jobs(monkeypatch, tmp_path):
 
     seen, specs_written, readers, lock = [], [], [], threading.Lock()
 
-    def fake_analyze(clip, out, model, oracle, cache=None, reader=es.DEFAULT_READER):
+    def fake_analyze(clip, out, model, oracle, cache=None, reader=es.DEFAULT_READER, turns=1):
         with lock:
             seen.append((clip.name, out.name, model, oracle, cache))
             readers.append(reader)
@@ -140,9 +140,11 @@ def test_the_analysis_key_names_the_reader_used(tmp_path):
     model, reader = tmp_path / "m.onnx", tmp_path / "r.onnx"
     model.write_bytes(b"net")
     reader.write_bytes(b"reader")
-    key = es.analysis_key(model, False, reader)
+    key = es.analysis_key(model, False, reader, turns=1)
     assert key == f"model-{es.file_md5(model)[:8]}-reader-{es.file_md5(reader)[:8]}"
-    assert es.analysis_key(model, False, None) == f"model-{es.file_md5(model)[:8]}"
+    # more looks a tile are other detections: another key (caches of one look stay theirs)
+    assert es.analysis_key(model, False, reader, turns=4) == key + "-turns4"
+    assert es.analysis_key(model, False, None, turns=4) == f"model-{es.file_md5(model)[:8]}"
     assert es.analysis_key(model, True, reader) == "oracle"
 
 

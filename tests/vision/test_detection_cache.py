@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from tracker.tiles import class_id
-from vision.detection_cache import CachedDetector, image_key
+from vision.detection_cache import CachedDetector, detector_identity, image_key
 from vision.detections import TileDetections
+from vision.detector import DEFAULT_MODEL, TileDetector
 
 
 class CountingDetector:
@@ -98,3 +100,10 @@ def test_keys_ending_in_zero_bytes_survive_the_file(tmp_path, monkeypatch):
     again = CachedDetector(CountingDetector(), path, "m")
     again.detect(_image(2), 20.0)
     assert again.hits == 1
+
+
+@pytest.mark.skipif(not DEFAULT_MODEL.is_file(), reason=f"{DEFAULT_MODEL} not built yet")
+def test_the_identity_names_the_readers_looks_when_more_than_one():
+    one = detector_identity(TileDetector(reader_turns=1))
+    four = detector_identity(TileDetector(reader_turns=4))
+    assert "reader_turns" not in one and four == one + " reader_turns=4"  # old caches stay valid for 1

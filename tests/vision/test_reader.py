@@ -6,7 +6,7 @@ import pytest
 from tracker.tiles import BACK, class_id
 from vision.detections import TileDetections
 from vision.detector import DEFAULT_MODEL, ModelError, TileDetector
-from vision.reader import crop_tiles, to_input
+from vision.reader import TileReader, crop_tiles, to_input, turned
 
 
 def test_crops_are_centred_squares_around_each_box():
@@ -30,6 +30,50 @@ def test_crops_at_the_border_and_of_nothing():
     assert crop_tiles(image, np.zeros((0, 4), np.float32)).shape[0] == 0
     x = to_input(crop_tiles(image, np.array([[0, 0, 20, 20]], np.float32), size=16))
     assert x.shape == (1, 3, 16, 16) and x.dtype == np.float32 and np.allclose(x, 7 / 255)
+
+
+def test_turned_crops_come_as_quarter_turns_of_the_batch():
+    crops = np.zeros((2, 4, 4, 3), np.uint8)
+    crops[:, 0, 0] = 255  # a mark at the top left
+    assert (turned(crops, 1) == crops).all()
+    four = turned(crops, 4)
+    assert four.shape == (8, 4, 4, 3)
+    # counterclockwise: the top-left mark goes to the bottom left, then bottom right, then top right
+    marks = [tuple(np.argwhere(four[k * 2, :, :, 0])[0]) for k in range(4)]
+    assert marks == [(0, 0), (3, 0), (3, 3), (0, 3)]
+    assert (turned(crops, 2)[2:] == four[4:6]).all()  # upside down
+    with pytest.raises(ValueError, match="1, 2 or 4"):
+        turned(crops, 3)
+
+
+class _MarkSession:
+    """A reader net that reads 1m where a crop's top-left pixel is bright, else 9p (as certain)."""
+
+    def run(self, _names, feeds):
+        (x,) = feeds.values()
+        logits = np.zeros((len(x), 47), np.float32)
+        bright = x[:, 0, 0, 0] > 0.5
+        logits[bright, class_id("1m")] = 4.0
+        logits[~bright, class_id("9p")] = 4.0
+        return [logits]
+
+
+def test_the_reader_averages_its_looks_at_each_tile():
+    image = np.zeros((40, 40, 3), np.uint8)
+    image[:3, :3] = 255  # a mark that only the first look sees at the crop's top left
+    boxes = np.array([[0, 0, 16, 16], [20, 20, 36, 36]], np.float32)
+    reader = TileReader.__new__(TileReader)  # (no model file: the session stands in for the net)
+    reader.session, reader.input_name = _MarkSession(), "x"
+    reader.turns = 1
+    ids, probs, turns = reader.read(image, boxes)
+    assert [class_id("1m"), class_id("9p")] == ids.tolist() and turns is None
+    reader.turns = 4  # three of the four looks at the marked tile see no mark at the top left
+    ids, probs, _ = reader.read(image, boxes)
+    assert ids.tolist() == [class_id("9p"), class_id("9p")]
+    assert np.allclose(probs.sum(axis=1), 1.0)
+    # the geometric mean of the looks: 9p at 3/4 of the logit margin over 1m
+    margin = np.log(probs[0, class_id("9p")] / probs[0, class_id("1m")])
+    assert margin == pytest.approx(4.0 * 3 / 4 - 4.0 * 1 / 4, abs=1e-4)
 
 
 class _FakeReader:

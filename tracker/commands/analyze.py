@@ -5,19 +5,26 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from vision.reader_options import DEFAULT_READER, add_reader_argument, reader_choice
+from vision.reader_options import (
+    DEFAULT_READER,
+    READER_TURNS,
+    add_reader_argument,
+    reader_choice,
+    reader_turns,
+)
 
 SAMPLE_CLIP = Path(__file__).resolve().parents[1] / "samples" / "demo-kyoku" / "video.mp4"
 
 
-def _load_detector(model: str | None, reader: Path | None = DEFAULT_READER):
-    """``reader``: the tile reader's file, None for the net alone (``--reader`` / ``--no-reader``)."""
+def _load_detector(model: str | None, reader: Path | None = DEFAULT_READER, turns: int = READER_TURNS):
+    """``reader``: the tile reader's file, None for the net alone (``--reader`` / ``--no-reader``);
+    ``turns``: its looks at each tile (``--reader-turns``)."""
     from tracker.commands import CommandError
     from vision.detector import DEFAULT_MODEL, ModelError, TileDetector
 
     path = Path(model) if model else DEFAULT_MODEL
     try:
-        return TileDetector(path, threads=1, reader_path=reader)
+        return TileDetector(path, threads=1, reader_path=reader, reader_turns=turns)
     except ModelError as err:
         hint = "pass --no-reader" if reader is not None and str(reader) in str(err) else "pass --model FILE"
         raise CommandError(f"{err} ({hint})") from None
@@ -41,6 +48,7 @@ def run_analyze(
     model: str | None,
     detections_cache: str | None = None,
     reader: Path | None = DEFAULT_READER,
+    turns: int = READER_TURNS,
 ) -> int:
     from tracker.commands import CommandError
     from tracker.run import analyze_video, summary_text, write_outputs
@@ -52,7 +60,7 @@ def run_analyze(
     except VideoError as err:
         raise CommandError(str(err)) from None
     calibration = _calibration(video_path, calib)
-    detector = _load_detector(model, reader)
+    detector = _load_detector(model, reader, turns)
     if detections_cache:
         from vision.detection_cache import CachedDetector, detector_identity
 
@@ -104,12 +112,27 @@ def _report_hook(out_dir: Path, rules: str, source: str) -> None:
 
 def _cmd_analyze(args: argparse.Namespace) -> int:
     return run_analyze(
-        args.video, args.out, args.rules, args.calib, args.model, args.detections_cache, reader_choice(args)
+        args.video,
+        args.out,
+        args.rules,
+        args.calib,
+        args.model,
+        args.detections_cache,
+        reader_choice(args),
+        reader_turns(args),
     )
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:
-    return run_analyze(str(SAMPLE_CLIP), args.out, "mleague", None, args.model, reader=reader_choice(args))
+    return run_analyze(
+        str(SAMPLE_CLIP),
+        args.out,
+        "mleague",
+        None,
+        args.model,
+        reader=reader_choice(args),
+        turns=reader_turns(args),
+    )
 
 
 def _cmd_calibrate(args: argparse.Namespace) -> int:
@@ -123,7 +146,7 @@ def _cmd_calibrate(args: argparse.Namespace) -> int:
     edge = None
     if args.find_dealer:
         edge = _first_discard_edge(
-            args.source, calibration, args.model, args.scan_seconds, reader_choice(args)
+            args.source, calibration, args.model, args.scan_seconds, reader_choice(args), reader_turns(args)
         )
         if edge is not None:
             calibration = calibration.model_copy(update={"seat0_edge": EDGES[edge]})
@@ -140,13 +163,18 @@ def _cmd_calibrate(args: argparse.Namespace) -> int:
 
 
 def _first_discard_edge(
-    source: str, calibration, model: str | None, seconds: float, reader: Path | None = DEFAULT_READER
+    source: str,
+    calibration,
+    model: str | None,
+    seconds: float,
+    reader: Path | None = DEFAULT_READER,
+    turns: int = READER_TURNS,
 ) -> int | None:
     """Watch the start of the video until the first discard lands: its edge is seat 0's."""
     from tracker.tracker import TableTracker
     from vision.video import VideoSource
 
-    tracker = TableTracker(calibration, _load_detector(model, reader))
+    tracker = TableTracker(calibration, _load_detector(model, reader, turns))
     video = VideoSource(source)
     limit = int(seconds * video.info.fps)
     for frame, t, image in video:
