@@ -485,6 +485,15 @@ class HandReader:
                     actor=seat(e), target=seat(s), pai=p, hand=h.codes, hand_unsure=h.unsure
                 )
             )
+        elif k.last_actor == e and not drew:
+            # it made the last play read (a discard) and drew nothing since: no tsumo, and no ron
+            # on its own tile. It won on what the next seat did that the camera missed (a kakan
+            # robbed, a discard), the tile unknown
+            out.append(
+                lambda seat, e=e, h=hand: ev.Hora(
+                    actor=seat(e), target=seat((e + 1) % 4), hand=h.codes, hand_unsure=h.unsure
+                )
+            )
         else:
             out.append(
                 lambda seat, e=e, h=hand: ev.Hora(

@@ -878,6 +878,16 @@ def test_the_next_seats_tile_apart_after_the_last_discard_is_its_draw_tsumo():
     assert [(e.actor, e.target) for e in hora] == [(2, 2)]
 
 
+def test_a_win_by_the_seat_that_discarded_last_is_a_ron_on_the_next_seat_not_a_tsumo():
+    # t6-chankan: seat 1 discarded 9s; seat 2 drew and added a tile to a pon (kakan), unseen,
+    # and seat 1 robbed it. Seat 1 drew nothing since its discard: no tsumo, and no ron on its own
+    # 9s; the next seat's play was missed, so the win is on seat 2, the tile unknown
+    s, rivers = _nine_discarded()
+    s.read(_rows(rivers, {1: _open_hand(1, "123m456p789s11z999s")}), 20)
+    hora = [e for e in s.events if e.type == "hora"]
+    assert [(e.actor, e.target, e.pai) for e in hora] == [(1, 2, None)]
+
+
 def _sticks(*edges: int):
     from vision.sticks import StickReadings
 
