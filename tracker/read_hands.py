@@ -200,9 +200,10 @@ class HandReader:
             elif not row_holes(u, False) and abs(float(u.max()) - k.armed_u[e]) < self.cfg.place_mm:
                 k.lift_gap[e].append(False)
         elif apart and (armed is None or n >= armed):
+            if n != armed:
+                k.armed_at[e] = self._frame  # since when it holds a tile apart (not its last look)
             k.armed[e] = n
             k.armed_u[e] = float(np.sort(u)[-2])
-            k.armed_at[e] = self._frame
         return apart
 
     def _hand_shapes(self, view: TableView) -> list[tuple[int, bool] | None]:
@@ -288,6 +289,7 @@ class HandReader:
             and expected % 3 == 1
             and count in (expected, expected + 1)
             and _next_to_draw(k, e)
+            and not _seen_before_last_discard(k, k.hand_since[e], e)
         )
         # a row as the record has it (no drawn tile apart: no draw to read from it) cannot raise
         # an alert: one still read reports it; a draw needs ``draw_agree`` reads (a second one is
@@ -506,10 +508,7 @@ class HandReader:
         """A tile seen apart in ``e``'s row before the last discard was read is no draw of this
         turn: a draw starts after the discard lands. (A ron by the next seat was read as tsumo on
         such a look: a stray detection at the row's end, or a row mid-motion, armed it earlier.)"""
-        if k.last_discard is None or k.last_discard[0] == e:
-            return False
-        src, index = k.last_discard
-        return k.armed_at[e] < k.rivers[src][index].frame
+        return _seen_before_last_discard(k, k.armed_at[e], e)
 
     @staticmethod
     def _no_replacement(src: int, frame: int) -> EventFactory:
@@ -549,6 +548,18 @@ def _with_the_others(rows: HandRows, e: int, spread: float = 0.06) -> bool:
     if whole.sum() < 3:
         return True
     return bool(rows.length[e] <= (1 + spread) * float(np.median(rows.length[whole])))
+
+
+def _seen_before_last_discard(k: Kyoku, frame: int | None, e: int) -> bool:
+    """Was a look at edge ``e``'s row taken at ``frame`` before the last discard (another
+    seat's) was read? A tile apart seen then is no draw of the turn that discard began: a gap
+    the detector keeps seeing in a row, or a row mid-motion (hanchan-jansou-0: a row of 7 showed
+    a tile apart for 35 frames before its kamicha's discard, then laid its ron open; the draw
+    read on the discard's read made it a tsumo)."""
+    if frame is None or k.last_discard is None or k.last_discard[0] == e:
+        return False
+    src, index = k.last_discard
+    return frame < k.rivers[src][index].frame
 
 
 def _in_turn(k: Kyoku, e: int) -> bool:

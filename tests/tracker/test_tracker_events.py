@@ -598,8 +598,8 @@ def test_early_draw_wall_take_comes_before_the_discard_it_beat():
     s3.read(_rows([first, second], early), 20)
     s3.read(_rows([first, second], early), 21)
     assert not s3.alerts
-    kinds = [(e.type, e.actor) for e in s3.events if e.type in ("wall_take", "dahai")]
-    assert kinds.index(("dahai", 1)) < kinds.index(("wall_take", 2))  # read as its own turn's draw
+    # nor this turn's draw: it stood apart before the discard that began the turn was read
+    assert ("wall_take", 2) not in [(e.type, getattr(e, "actor", None)) for e in s3.events]
     # the early tile held against the row, not set apart: 14 standing where 13 are due is the take
     s4 = _started()
     s4.read(_rows([first], {}), 10)
@@ -876,6 +876,24 @@ def test_a_tile_apart_seen_before_the_last_discard_does_not_make_the_next_seats_
 def test_the_next_seats_tile_apart_after_the_last_discard_is_its_draw_tsumo():
     hora = _next_seat_wins(apart_before_discard=False)
     assert [(e.actor, e.target) for e in hora] == [(2, 2)]
+
+
+def test_a_tile_apart_seen_since_before_the_last_discard_is_not_the_next_seats_draw():
+    # hanchan-jansou-0: seat 2's row showed a tile apart on every read since before seat 1's 9s
+    # was read (a gap the detector kept seeing), then seat 2 laid its hand open on the 9s: a ron.
+    # Read again once the 9s is down, the same tile apart is still no draw of this turn
+    s = _started()
+    first = (0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "1m", False)
+    nine = (1, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "9s", False)
+    apart = {2: _hand(2, 13, drawn=True)}
+    for frame in (10, 11, 12, 13):
+        s.read(_rows([first], apart), frame)
+    for frame in (15, 16, 17, 18):
+        s.read(_rows([first, nine], apart), frame)
+    assert not s.tracker.kyoku.drew[2] and not any(e.type == "tsumo" and e.actor == 2 for e in s.events)
+    s.read(_rows([first, nine], {2: _open_hand(2, "123m456p789s11z999s")}), 20)
+    hora = [e for e in s.events if e.type == "hora"]
+    assert [(e.actor, e.target, e.pai) for e in hora] == [(2, 1, "9s")]
 
 
 def test_a_win_by_the_seat_that_discarded_last_is_a_ron_on_the_next_seat_not_a_tsumo():
