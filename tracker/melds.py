@@ -14,6 +14,7 @@ import numpy as np
 
 from tracker import tiles
 from tracker.readings import TILE_H, TILE_W
+from tracker.table import layout
 
 
 def seen_before(u: np.ndarray, v: np.ndarray, previous: np.ndarray, match_mm: float) -> np.ndarray:
@@ -110,3 +111,9 @@ def declared(pai: str, consumed: list[str]) -> list[str]:
         return consumed
     kind = tiles.deaka(pai)
     return [c if c != tiles.UNKNOWN and tiles.deaka(c) == kind else kind for c in consumed]
+
+
+def chi_from(edge: int, source_edge: int) -> bool:
+    """Can the seat at ``edge`` chi a discard of the seat at ``source_edge``: is it its kamicha
+    (the seat before it in turn)? Edges go round the table in turn order, as seats do."""
+    return layout.relative(edge, source_edge) == layout.KAMICHA

@@ -11,7 +11,15 @@ from rules_check.checks.invalid_meld import is_set
 from tracker import events as ev
 from tracker import tiles
 from tracker.kyoku import Call, Kyoku, MeldTile, disarm
-from tracker.melds import declared, first_sighting, ready_melds, seen_before, sideways_by_spacing, sure_pon
+from tracker.melds import (
+    chi_from,
+    declared,
+    first_sighting,
+    ready_melds,
+    seen_before,
+    sideways_by_spacing,
+    sure_pon,
+)
 from tracker.readings import one_per_place, pick_code
 from tracker.zones import MELD, TableView
 
@@ -233,8 +241,15 @@ class MeldReader:
         called_twice = pai != "?" and sum(tiles.deaka(c) == tiles.deaka(pai) for c in codes) >= 2
         if len(codes) == 4:
             kind_cls = ev.Daiminkan
-        elif len(kinds) <= 1 or called_twice or any(tiles.is_honor(c) for c in kinds):
-            kind_cls = ev.Pon  # (honours make no runs: a call holding one is a pon, read wrong or laid wrong)
+        elif (
+            len(kinds) <= 1
+            or called_twice
+            or any(tiles.is_honor(c) for c in kinds)
+            or not chi_from(e, src_edge)
+        ):
+            # honours make no runs, and a chi comes from kamicha only: such a call is a pon, read
+            # wrong or laid wrong (its tiles as laid go to the layout, which invalid_meld judges)
+            kind_cls = ev.Pon
         else:
             kind_cls = ev.Chi
         if kind_cls is not ev.Chi and sure_pon(codes, pai):
@@ -289,7 +304,8 @@ class MeldReader:
             if codes is not None:
                 kind = call.kind
                 if len(codes) == 3 and tiles.UNKNOWN not in codes:
-                    kind = "pon" if is_set("pon", codes) else "chi" if is_set("chi", codes) else kind
+                    run = is_set("chi", codes) and chi_from(call.edge, call.source_edge)
+                    kind = "pon" if is_set("pon", codes) else "chi" if run else kind
                 if len(codes) == 3 and sure_pon(codes, codes[call.pick]) and not is_set("chi", codes):
                     kind = "pon"  # its kind read twice: a pon, laid wrong if the third is another
                 if call.added_to:

@@ -47,3 +47,11 @@ def test_the_sideways_tile_is_told_by_the_wider_gaps_beside_it():
     assert sideways_by_spacing(np.array([0.0, 26.0, 52.0])) == []  # none turned
     assert sideways_by_spacing(np.array([0.0, 30.5, 56.5, 87.0])) == []  # no single tile makes this
     assert sideways_by_spacing(np.array([0.0, 30.5])) == []  # two tiles: not enough to tell
+
+
+def test_a_chi_comes_from_the_seat_before_in_turn_only():
+    from tracker.melds import chi_from
+
+    # edges go round in turn order: edge 3 plays before edge 0, edge 0 before edge 1
+    assert chi_from(0, 3) and chi_from(1, 0) and chi_from(3, 2)
+    assert not chi_from(0, 1) and not chi_from(0, 2) and not chi_from(0, 0)

@@ -336,6 +336,24 @@ def test_a_kakan_names_the_pon_tiles_it_left_unread_by_the_added_tile():
     assert [(e.actor, e.pai, e.consumed) for e in kakan] == [(1, "6p", ["6p", "6p", "6p"])]
 
 
+def test_a_call_from_the_next_seat_is_a_pon_whatever_its_tiles_read():
+    # t6-double_kakan_then_chankan: a pon of 2m from shimocha laid with a 4m (错碰), its sideways 2m
+    # read 3m: the tiles make a run, but a chi comes from kamicha only. The record has the pon of
+    # the called tile, the layout the tiles seen, and the rules checker judges those
+    s = _Script()
+    disc = (1, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "3m", False)  # edge 1 plays after edge 0
+    s.read(_table(), 1)
+    s.read(_table([disc]), 2)
+    s.read(_table([disc]), 3)
+    laid = _laid(("4m", False, 0.9), ("2m", False, 0.9), ("3m", True, 0.9))
+    _lay_meld(s, laid)
+    (call,) = [e for e in s.events if e.type in ("chi", "pon")]
+    assert (call.type, call.actor, call.target, call.pai) == ("pon", 3, 0, "3m")  # edge 0 is seat 3
+    assert call.laid.tiles == ["4m", "2m", "3m"] and call.laid.sideways == [2]
+    checker = s.tracker.checker
+    assert [a.code for a in checker.held + checker.alerts] == ["invalid_meld"]
+
+
 def test_a_tile_added_to_a_call_read_as_a_chi_makes_it_the_pon_of_that_kind():
     # a pon of 2m laid wrong (2m sideways, 2m, 4m: 错碰), its 2m read as a 3m in the river: a chi
     # 2-3-4m for now. A 2m then added on the sideways tile: only a pon takes a fourth tile
