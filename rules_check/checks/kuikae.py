@@ -6,11 +6,14 @@ M-League ch.7 §2.2(3): 食替指碰或吃时，打出的牌与副露的对子�
 004 七.3 吃换 (the same swap; ``dead_hand`` in the riichi profile). MCR allows it (003 五).
 
 Code ``kuikae``. A discard on a later turn, or one that forms no set with the exposed tiles (chi 5
-with 46 then 2 or 8; chi 3 with 12 then 6), is legal.
+with 46 then 2 or 8; chi 3 with 12 then 6), is legal. As in the other checks on a camera's
+readings, a table showing a fifth copy of a kind with the discard is misread somewhere: no
+judgement on it (``rules_check.hands.fifth_copy``).
 """
 
 from __future__ import annotations
 
+from rules_check.hands import fifth_copy
 from rules_check.situation import Finding, Situation
 from tracker import tiles
 from tracker.events import as_corrected
@@ -65,6 +68,10 @@ def check(event, situation: Situation) -> list[Finding]:
     last = as_corrected(last, situation.history)  # (the call read again before the discard)
     if not swaps(last, event):
         return []  # (an unread discard or exposed tile is no evidence of a swap)
+    if fifth_copy(situation.table, [event.pai]) is not None:
+        # a pon's genbutsu swap is the fourth copy of its kind: one more in view is a misreading
+        # (the evaluation set's winds read as E: a pon "E E E", an "E" discard and an E elsewhere)
+        return []
     exposed = tiles.dump(last.consumed)
     return [
         Finding(

@@ -79,6 +79,24 @@ def test_a_chi_seen_with_an_unread_tile_is_no_kuikae_and_no_crash():
     assert found(feed(stream)) == []
 
 
+def test_a_genbutsu_swap_that_makes_a_fifth_copy_is_a_misreading_not_a_kuikae():
+    # a camera's pon of E and an E discard right after it: with an E already in view (here the
+    # dora indicator), that discard is a fifth E, so a tile is misread somewhere (the winds read
+    # as one another on unseen art)
+    def pon_e(dora: str) -> list:
+        stream = start_unseen(dora=dora) + [
+            ev.Tsumo(actor=0, pai="?"),
+            ev.Dahai(actor=0, pai="E", tsumogiri=False),
+        ]
+        return stream + [
+            ev.Pon(actor=2, target=0, pai="E", consumed=["E", "E"]),
+            ev.Dahai(actor=2, pai="E", tsumogiri=False),
+        ]
+
+    assert found(feed(pon_e("1p"))) == [("kuikae", 2, "dead_hand")]  # the fourth E: a swap
+    assert found(feed(pon_e("E"))) == []
+
+
 def test_an_unread_discard_after_a_pon_with_an_unread_tile_is_no_kuikae():
     stream = start_unseen() + [
         ev.Tsumo(actor=0, pai="?"),
