@@ -5,7 +5,8 @@ know are kept (``extra="allow"``) so a log passes through unchanged. A few exten
 named here because the rest of the project uses them: on ``start_game`` the tenhou.net/6 header,
 on ``hora`` the liable seat (``pao``) and the scorer's text (``score_text``, ``yaku_text``;
 riichienv reads ``yaku`` as id pairs), on
-``ryukyoku`` the kind of draw (``reason``), and the hands laid open (``hand``).
+``ryukyoku`` the kind of draw (``reason``), and the hands laid open (``hand``; from a camera,
+``hand_unsure`` on ``hora``: the indexes of its tiles read unsurely).
 """
 
 from __future__ import annotations
