@@ -200,8 +200,10 @@ class HandReader:
             elif not row_holes(u, False) and abs(float(u.max()) - k.armed_u[e]) < self.cfg.place_mm:
                 k.lift_gap[e].append(False)
         elif apart and (armed is None or n >= armed):
-            if n != armed:
-                k.armed_at[e] = self._frame  # since when it holds a tile apart (not its last look)
+            if n != armed or k.plain_seen[e] > k.armed_at[e]:
+                # since when it holds this tile apart: not its last look (a gap the detector keeps
+                # seeing stays as old as it is), but anew once the row was seen plain between
+                k.armed_at[e] = self._frame
             k.armed[e] = n
             k.armed_u[e] = float(np.sort(u)[-2])
         return apart

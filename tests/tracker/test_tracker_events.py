@@ -865,9 +865,12 @@ def test_a_gap_seen_in_a_waiting_hand_does_not_make_its_ron_a_tsumo():
     assert [(e.actor, e.target, e.pai) for e in hora] == [(3, 1, "9s")]
 
 
-def _next_seat_wins(apart_before_discard: bool) -> list:
+def _next_seat_wins(apart_before_discard: bool, apart_after_discard: bool | None = None) -> list:
     """Seat 0 discards 1m, seat 1 a 9s; seat 2 (next to draw) shows a tile apart in its row, before
-    the 9s is read or after it, then lays its hand open. Returns the hora events."""
+    the 9s is read or after it (or both, its row seen plain between), then lays its hand open.
+    Returns the hora events."""
+    if apart_after_discard is None:
+        apart_after_discard = not apart_before_discard
     s = _started()
     first = (0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "1m", False)
     nine = (1, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "9s", False)
@@ -879,7 +882,7 @@ def _next_seat_wins(apart_before_discard: bool) -> list:
         assert s.tracker.kyoku.armed[2] is not None
     s.read(_rows([first, nine], {}), 15)
     s.read(_rows([first, nine], {}), 16)
-    if not apart_before_discard:
+    if apart_after_discard:
         s.read(_rows([first, nine], apart), 18)
     s.read(_rows([first, nine], {2: _open_hand(2, "123m456p789s11z999s")}), 20)
     return [e for e in s.events if e.type == "hora"]
@@ -893,6 +896,10 @@ def test_a_tile_apart_seen_before_the_last_discard_does_not_make_the_next_seats_
 
 def test_the_next_seats_tile_apart_after_the_last_discard_is_its_draw_tsumo():
     hora = _next_seat_wins(apart_before_discard=False)
+    assert [(e.actor, e.target) for e in hora] == [(2, 2)]
+    # t6-complex_nakis_0: a tile apart before (its own drawn tile, its discard read), the row
+    # plain since, then its draw with the same count: that one is this turn's
+    hora = _next_seat_wins(apart_before_discard=True, apart_after_discard=True)
     assert [(e.actor, e.target) for e in hora] == [(2, 2)]
 
 
