@@ -489,10 +489,11 @@ class HandReader:
                     actor=seat(e), target=seat(s), pai=p, hand=h.codes, hand_unsure=h.unsure
                 )
             )
-        elif k.last_actor == e and not drew:
-            # it made the last play read (a discard) and drew nothing since: no tsumo, and no ron
+        elif _discarded_last(k, e) and not drew:
+            # its discard was the last play read and it drew nothing since: no tsumo, and no ron
             # on its own tile. It won on what the next seat did that the camera missed (a kakan
-            # robbed, a discard), the tile unknown
+            # robbed, a discard), the tile unknown. (After its own kan, a win on the replacement
+            # tile is a tsumo: rinshan kaihou.)
             out.append(
                 lambda seat, e=e, h=hand: ev.Hora(
                     actor=seat(e), target=seat((e + 1) % 4), hand=h.codes, hand_unsure=h.unsure
@@ -550,6 +551,11 @@ def _with_the_others(rows: HandRows, e: int, spread: float = 0.06) -> bool:
     if whole.sum() < 3:
         return True
     return bool(rows.length[e] <= (1 + spread) * float(np.median(rows.length[whole])))
+
+
+def _discarded_last(k: Kyoku, e: int) -> bool:
+    """Was edge ``e``'s discard the last play read (no call, kan or other discard since)?"""
+    return k.last_actor == e and k.after_call != e and k.last_discard is not None and k.last_discard[0] == e
 
 
 def _seen_before_last_discard(k: Kyoku, frame: int | None, e: int) -> bool:

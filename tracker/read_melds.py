@@ -381,7 +381,8 @@ class MeldReader:
         if codes == call.codes:
             return None
         codes = _fill_triplet(codes, codes[call.pick])
-        called = _called_again(codes, call.pick, laid[call.pick].votes)
+        # a tile added to it named its kind for good (the called tile's own votes are its misread)
+        called = codes[call.pick] if call.added_to else _called_again(codes, call.pick, laid[call.pick].votes)
         trial = [called if i == call.pick else c for i, c in enumerate(codes)]
         if _makes_set(call.codes, call.pick, call.codes[call.pick]) and not (
             _makes_set(codes, call.pick, called) or sure_pon(trial, called)

@@ -128,8 +128,11 @@ def test_analyze_clip_names_the_reader_unless_it_is_the_bundled_one(monkeypatch,
     monkeypatch.setattr(es.subprocess, "run", fake_run)
     for n, reader in enumerate((es.DEFAULT_READER, None, Path("r.onnx"))):
         es.analyze_clip(tmp_path / "clip", tmp_path / f"out{n}", Path("m.onnx"), False, reader=reader)
-    default, none, named = commands
+    es.analyze_clip(tmp_path / "clip", tmp_path / "out9", Path("m.onnx"), False, turns=4)
+    default, none, named, four = commands
     assert "--reader" not in default and "--no-reader" not in default
+    assert default[default.index("--reader-turns") + 1] == str(es.READER_TURNS)
+    assert four[four.index("--reader-turns") + 1] == "4"
     assert "--no-reader" in none
     assert named[named.index("--reader") + 1] == "r.onnx"
 

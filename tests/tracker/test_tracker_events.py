@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import numpy as np
+import pytest
 
 from datasets.scene import table_layout as tl
 from tracker.events import apply_retractions
@@ -372,6 +373,14 @@ def test_a_tile_added_to_a_call_read_as_a_chi_makes_it_the_pon_of_that_kind():
     (kakan,) = [e for e in s.events if e.type == "kakan"]
     assert (kakan.pai, kakan.consumed) == ("2m", ["2m", "2m", "2m"])
     assert not s.tracker.state_errors
+    # later reads of its other tiles do not take the added tile's kind back (the called tile's
+    # own reads said 3m): the pon stays the pon of 2m, as its kakan says
+    added = (306.0, 394.0 - 26, "2m", True, 0.9)
+    later = _laid(("3m", True, 0.9), ("5m", False, 0.9), ("4m", False, 0.9))
+    _lay_meld(s, later + [added], frames=tuple(range(20, 40)))
+    record = apply_retractions(s.events)
+    (pon,) = [e for e in record if e.type == "pon"]
+    assert pon.pai == "2m" and [e.pai for e in record if e.type == "dahai"] == ["2m"]
     # the added tile misread as the river's was (3m): still a pon, of 3m, declared so
     s = _call_from_left("3m")
     _lay_meld(s, laid)
@@ -929,6 +938,37 @@ def test_a_win_by_the_seat_that_discarded_last_is_a_ron_on_the_next_seat_not_a_t
     s.read(_rows(rivers, {1: _open_hand(1, "123m456p789s11z999s")}), 20)
     hora = [e for e in s.events if e.type == "hora"]
     assert [(e.actor, e.target, e.pai) for e in hora] == [(1, 2, None)]
+
+
+@pytest.mark.parametrize("kan", ["daiminkan", "kakan"])
+def test_a_win_right_after_the_seats_own_kan_is_a_tsumo_on_its_replacement_tile(kan):
+    # rinshan kaihou: edge 0 pons C, then makes a kan (a daiminkan of seat 1's 9s, or a kakan of
+    # C), draws its replacement and lays its hand open: its own win, not a ron on the next seat
+    s = _started()
+    first = (0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "1m", False)
+    disc = (2, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "C", False)
+    pon = [(0, MELD, u, tl.MELD_V, "C", False) for u in (390.0, 416.0)]
+    pon.append((0, MELD, 448.5, tl.MELD_V + 4.5, "C", True))
+    s.read(_rows([first, disc], {}), 10)
+    s.read(_rows([first, disc], {}), 11)
+    s.read(_rows([first], {}) + pon, 20)
+    s.read(_rows([first], {}) + pon, 21)
+    if kan == "daiminkan":
+        nine = (1, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "9s", False)
+        s.read(_rows([first, nine], {}) + pon, 30)
+        s.read(_rows([first, nine], {}) + pon, 31)
+        made = [(0, MELD, u, tl.MELD_V, "9s", False) for u in (274.0, 300.0, 326.0)]
+        made.append((0, MELD, 356.5, tl.MELD_V + 4.5, "9s", True))
+        before = _rows([first], {})
+    else:
+        made = [(0, MELD, 448.5, tl.MELD_V + 4.5 - 26, "C", True)]
+        before = _rows([first], {})
+    s.read(before + pon + made, 40)
+    s.read(before + pon + made, 41)
+    assert [e.type for e in s.events if e.type == kan] == [kan]
+    s.read(_rows([first], {0: _open_hand(0, "123m456p789s11z")}) + pon + made, 50)
+    hora = [e for e in s.events if e.type == "hora"]
+    assert [(e.actor, e.target) for e in hora] == [(0, 0)]
 
 
 def _sticks(*edges: int):

@@ -224,11 +224,11 @@ class TableState:
             )
         except ValueError as err:
             raise StateError(f"seat {e.actor}: {err}") from None
+        self._take_from_hand(e.actor, e.consumed)  # (raises before anything moves)
         slot.called_away = True
         if slot.sideways:  # the riichi tile was taken: the next discard lies sideways instead
             target.sideways_next = True
         self.last_discard = None
-        self._take_from_hand(e.actor, e.consumed)
         meld = Meld(kind, order, called=e.pai, source=e.target, sideways=sideways)
         self.seats[e.actor].melds.append(meld)
         self._calls[(e.actor, e.frame)] = meld  # a correction names it so
@@ -344,8 +344,10 @@ class TableState:
         self.last_discard = None
 
     def _take_from_hand(self, seat_index: int, codes: list[str]) -> None:
-        """Remove tiles from a concealed hand; an unknown ``?`` stands in for any tile."""
-        hand = self.seats[seat_index].hand
+        """Remove tiles from a concealed hand; an unknown ``?`` stands in for any tile. All or
+        none: a tile the hand lacks raises before the hand changes."""
+        seat = self.seats[seat_index]
+        hand = list(seat.hand)
         for code in codes:
             if code in hand:
                 hand.remove(code)
@@ -354,7 +356,8 @@ class TableState:
             elif code == "?" and hand:
                 hand.pop()
             else:
-                raise StateError(f"seat {seat_index} has no {code} in hand {tiles.dump(hand)}")
+                raise StateError(f"seat {seat_index} has no {code} in hand {tiles.dump(seat.hand)}")
+        seat.hand[:] = hand
 
     # --- checking ---------------------------------------------------------------------------
 

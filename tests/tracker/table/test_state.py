@@ -270,6 +270,15 @@ def test_impossible_events_raise(bad, message):
         state.update(bad)
 
 
+def test_a_call_the_hand_cannot_make_moves_nothing():
+    state = play(start(HANDS) + turn(0, "9s"))
+    hand = list(state.seats[2].hand)
+    with pytest.raises(StateError, match="has no 9s in hand"):
+        state.update(ev.Pon(actor=2, target=0, pai="9s", consumed=["9s", "9s"]))
+    assert state.seats[2].hand == hand and state.seats[2].melds == []
+    assert not state.seats[0].river[0].called_away and state.last_discard == (0, 0)
+
+
 def test_validate_catches_a_tampered_state():
     state = play(start(HANDS) + turn(0, "9s") + turn(1, "8s"))
     state.seats[1].river[0].sideways = True
