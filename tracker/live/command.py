@@ -6,6 +6,8 @@ import argparse
 import os
 import sys
 
+from vision.reader_options import add_reader_argument
+
 TOKEN_ENV = "MJMON_LIVE_TOKEN"
 
 
@@ -45,7 +47,9 @@ def _tracker_factory(args: argparse.Namespace):
             f"{args.source}: a live source needs a saved calibration: mjmon calibrate {args.source} "
             "--out table.json, then --calib table.json"
         )
-    detector = _load_detector(args.model)
+    from vision.reader_options import reader_choice, reader_turns
+
+    detector = _load_detector(args.model, reader_choice(args), reader_turns(args))
     calibration = _calibration(args.source, args.calib)
     config = TrackerConfig(rules=args.rules)
     return lambda: TableTracker(calibration, detector, config)
@@ -102,6 +106,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--calib", help="saved calibration (mjmon calibrate); default: found in a video file")
     p.add_argument("--model", help="tile model (default: models/tiles.onnx)")
+    add_reader_argument(p)
     p.add_argument("--token", help=f"token for acknowledging alerts (default: ${TOKEN_ENV} or a random one)")
     p.add_argument("--table", default="1", help="table name shown with each alert")
     p.add_argument("--speed", type=float, default=1.0, help="play a video file this many times real time")
