@@ -560,16 +560,14 @@ def _discarded_last(k: Kyoku, e: int) -> bool:
 
 def _seen_before_last_discard(k: Kyoku, frame: int | None, e: int) -> bool:
     """Was a look at edge ``e``'s row taken at ``frame`` before the last discard (another
-    seat's) was read, or on that read? A tile apart seen then is no draw of the turn that
-    discard began (a draw starts once the discard has landed, and takes an arm to the wall and
-    back): a gap the detector keeps seeing in a row, or a row mid-motion (hanchan-jansou-0: a
-    row of 7 showed a tile apart for 35 frames before its kamicha's discard, then laid its ron
-    open; t6-confusing_nakis_7: a tile apart first seen on the read that confirmed the discard,
-    the hand laid open 4 frames later; both read as tsumo)."""
+    seat's) was read? A tile apart seen then is no draw of the turn that discard began: a gap
+    the detector keeps seeing in a row, or a row mid-motion (hanchan-jansou-0: a row of 7 showed
+    a tile apart for 35 frames before its kamicha's discard, then laid its ron open; the draw
+    read on the discard's read made it a tsumo)."""
     if frame is None or k.last_discard is None or k.last_discard[0] == e:
         return False
     src, index = k.last_discard
-    return frame <= k.rivers[src][index].frame
+    return frame < k.rivers[src][index].frame
 
 
 def _in_turn(k: Kyoku, e: int) -> bool:

@@ -930,22 +930,6 @@ def test_a_tile_apart_seen_since_before_the_last_discard_is_not_the_next_seats_d
     assert [(e.actor, e.target, e.pai) for e in hora] == [(2, 1, "9s")]
 
 
-def test_a_tile_apart_first_seen_on_the_read_that_confirms_the_discard_is_no_draw():
-    # t6-confusing_nakis_7: seat 2's row showed a tile apart on the very read that confirmed seat
-    # 1's 9s, and its hand lay open 4 frames later: a ron on the 9s (a draw takes longer)
-    s = _started()
-    first = (0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "1m", False)
-    nine = (1, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "9s", False)
-    s.read(_rows([first], {}), 10)
-    s.read(_rows([first], {}), 11)
-    s.read(_rows([first, nine], {}), 15)
-    s.read(_rows([first, nine], {2: _hand(2, 13, drawn=True)}), 16)
-    assert [e.frame for e in s.events if e.type == "dahai"][-1] == 16
-    s.read(_rows([first, nine], {2: _open_hand(2, "123m456p789s11z999s")}), 20)
-    hora = [e for e in s.events if e.type == "hora"]
-    assert [(e.actor, e.target, e.pai) for e in hora] == [(2, 1, "9s")]
-
-
 def test_a_win_by_the_seat_that_discarded_last_is_a_ron_on_the_next_seat_not_a_tsumo():
     # t6-chankan: seat 1 discarded 9s; seat 2 drew and added a tile to a pon (kakan), unseen,
     # and seat 1 robbed it. Seat 1 drew nothing since its discard: no tsumo, and no ron on its own
