@@ -200,7 +200,9 @@ class HandReader:
             elif not row_holes(u, False) and abs(float(u.max()) - k.armed_u[e]) < self.cfg.place_mm:
                 k.lift_gap[e].append(False)
         elif apart and (armed is None or n >= armed):
-            if n != armed or k.plain_seen[e] > k.armed_at[e]:
+            # (plain on an earlier read: this read's pixel measure may call the row plain where
+            # the detections see a tile apart, which must not renew it on every look)
+            if n != armed or k.armed_at[e] < k.plain_seen[e] < self._frame:
                 # since when it holds this tile apart: not its last look (a gap the detector keeps
                 # seeing stays as old as it is), but anew once the row was seen plain between
                 k.armed_at[e] = self._frame

@@ -130,6 +130,8 @@ class MeldReader:
             self._added_to_chi(
                 call, [m for m in k.melds[e] if m.group == group][: len(call.codes)], code, out
             )
+        elif call is not None and call.kind == "pon":
+            call.added_to = True  # a pon of its kind for good: later reads do not make it a chi
         pon = [m.code for m in k.melds[e] if m.group == group]
         kind = (
             tiles.deaka(call.codes[call.pick]) if call is not None and call.codes[call.pick] != "?" else None

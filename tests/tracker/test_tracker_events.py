@@ -396,6 +396,21 @@ def test_a_tile_added_to_a_call_read_as_a_chi_makes_it_the_pon_of_that_kind():
     assert (kakan.pai, kakan.consumed) == ("3m", ["3m", "3m", "3m"])
 
 
+def test_a_pon_a_tile_was_added_to_stays_a_pon_whatever_its_tiles_read_later():
+    # a pon of 2m, a 2m added to it (kakan); its other two tiles then read 3m 4m for a while: the
+    # record keeps the pon (a kakan is made on a pon only), not a chi 2-3-4m under the kakan
+    s = _call_from_left("2m")
+    laid = _laid(("2m", True, 0.9), ("2m", False, 0.9), ("2m", False, 0.9))
+    _lay_meld(s, laid)
+    added = (306.0, 394.0 - 26, "2m", True, 0.9)
+    _lay_meld(s, laid + [added], frames=(10, 11))
+    later = _laid(("2m", True, 0.9), ("3m", False, 0.9), ("4m", False, 0.9))
+    _lay_meld(s, later + [added], frames=tuple(range(20, 40)))
+    record = apply_retractions(s.events)
+    assert [e.type for e in record if e.type in ("pon", "chi", "kakan")] == ["pon", "kakan"]
+    assert not s.tracker.state_errors
+
+
 def test_a_call_with_unread_tiles_is_corrected_once_later_looks_agree():
     # laid as 6p and two unsure tiles: a pon of 6p for now (one of three runs, or the pon); the
     # tiles then lie in view: one look at 7p 8p is not enough, three are, and make it a chi
@@ -912,6 +927,36 @@ def test_the_next_seats_tile_apart_after_the_last_discard_is_its_draw_tsumo():
     assert [(e.actor, e.target) for e in hora] == [(2, 2)]
 
 
+def test_a_stray_box_at_a_rows_end_the_pixels_do_not_see_is_no_draw_either():
+    # the pixel measure sees seat 2's row plain (13) on every read, the detections a stray
+    # low-confidence box at its end (a tile apart) since before seat 1's 9s: that look must not
+    # count as new on every read, or the stray becomes a draw and the ron a tsumo
+    from tests.tracker.test_read_hands import _measured
+
+    s = _started()
+    first = (0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "1m", False)
+    nine = (1, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "9s", False)
+    s.tracker._rows_now = _measured({0: 13, 1: 13, 2: 13, 3: 13})
+
+    def read(rows: list, frame: int) -> None:
+        view = _view(rows)
+        sure = view.confidence.copy()
+        row = np.nonzero((view.zone == HAND) & (view.edge == 2))[0]
+        if len(row) == 14:
+            sure[row[np.argmax(view.u[row])]] = 0.6  # the stray
+        view = replace(view, confidence=sure)
+        s.events += s.tracker._emit(s.tracker._observe(view, frame, frame / 30), frame, frame / 30).events
+
+    apart = {2: _hand(2, 13, drawn=True)}
+    for frame in (10, 11, 12, 13):
+        read(_rows([first], apart), frame)
+    for frame in (15, 16, 17, 18):
+        read(_rows([first, nine], apart), frame)
+    read(_rows([first, nine], {2: _open_hand(2, "123m456p789s11z999s")}), 20)
+    hora = [e for e in s.events if e.type == "hora"]
+    assert [(e.actor, e.target, e.pai) for e in hora] == [(2, 1, "9s")]
+
+
 def test_a_tile_apart_seen_since_before_the_last_discard_is_not_the_next_seats_draw():
     # hanchan-jansou-0: seat 2's row showed a tile apart on every read since before seat 1's 9s
     # was read (a gap the detector kept seeing), then seat 2 laid its hand open on the 9s: a ron.
@@ -967,6 +1012,32 @@ def test_a_win_right_after_the_seats_own_kan_is_a_tsumo_on_its_replacement_tile(
     s.read(before + pon + made, 41)
     assert [e.type for e in s.events if e.type == kan] == [kan]
     s.read(_rows([first], {0: _open_hand(0, "123m456p789s11z")}) + pon + made, 50)
+    hora = [e for e in s.events if e.type == "hora"]
+    assert [(e.actor, e.target) for e in hora] == [(0, 0)]
+
+
+def test_a_win_after_the_seats_own_discard_and_then_its_own_kan_is_a_tsumo():
+    # edge 0 pons C and discards; the other seats' plays are missed; it adds a C (kakan), draws
+    # its replacement and wins: its own discard is still the last one read, but the kan came
+    # after it (rinshan kaihou, not a ron on the next seat)
+    s = _started()
+    first = (0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "1m", False)
+    disc = (2, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "C", False)
+    own = (0, RIVER, tl.RIVER_LEFT + 39, tl.RIVER_ROW0_V, "9p", False)
+    pon = [(0, MELD, u, tl.MELD_V, "C", False) for u in (390.0, 416.0)]
+    pon.append((0, MELD, 448.5, tl.MELD_V + 4.5, "C", True))
+    added = [(0, MELD, 448.5, tl.MELD_V + 4.5 - 26, "C", True)]
+    s.read(_rows([first, disc], {}), 10)
+    s.read(_rows([first, disc], {}), 11)
+    s.read(_rows([first], {}) + pon, 20)
+    s.read(_rows([first], {}) + pon, 21)
+    s.read(_rows([first, own], {}) + pon, 25)
+    s.read(_rows([first, own], {}) + pon, 26)
+    assert s.tracker.kyoku.last_discard[0] == 0
+    s.read(_rows([first, own], {}) + pon + added, 40)
+    s.read(_rows([first, own], {}) + pon + added, 41)
+    assert [e.type for e in s.events if e.type == "kakan"] == ["kakan"]
+    s.read(_rows([first, own], {0: _open_hand(0, "123m456p789s11z")}) + pon + added, 50)
     hora = [e for e in s.events if e.type == "hora"]
     assert [(e.actor, e.target) for e in hora] == [(0, 0)]
 
