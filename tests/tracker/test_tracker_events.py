@@ -817,7 +817,9 @@ def _open_hand(edge: int, codes: str) -> list:
     return [(edge, HAND, -250 + 26 * i, tl.HAND_V, c, False) for i, c in enumerate(parse(codes))]
 
 
-def test_a_win_on_anothers_kakan_is_a_ron_on_the_added_tile_chankan():
+def _ponned_c() -> tuple[_Script, tuple, list]:
+    """Seat 0 discarded 1m, seat 2 a C, and edge 0 (seat 0) pons it, each read twice: the script,
+    seat 0's first discard and the pon's tiles."""
     s = _started()
     first = (0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "1m", False)
     disc = (2, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "C", False)
@@ -827,6 +829,11 @@ def test_a_win_on_anothers_kakan_is_a_ron_on_the_added_tile_chankan():
     s.read(_rows([first, disc], {}), 11)
     s.read(_rows([first], {}) + pon, 20)
     s.read(_rows([first], {}) + pon, 21)
+    return s, first, pon
+
+
+def test_a_win_on_anothers_kakan_is_a_ron_on_the_added_tile_chankan():
+    s, first, pon = _ponned_c()
     added = [(0, MELD, 448.5, tl.MELD_V + 4.5 - 26, "C", True)]
     s.read(_rows([first], {}) + pon + added, 30)
     s.read(_rows([first], {}) + pon + added, 31)
@@ -989,15 +996,7 @@ def test_a_win_by_the_seat_that_discarded_last_is_a_ron_on_the_next_seat_not_a_t
 def test_a_win_right_after_the_seats_own_kan_is_a_tsumo_on_its_replacement_tile(kan):
     # rinshan kaihou: edge 0 pons C, then makes a kan (a daiminkan of seat 1's 9s, or a kakan of
     # C), draws its replacement and lays its hand open: its own win, not a ron on the next seat
-    s = _started()
-    first = (0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "1m", False)
-    disc = (2, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "C", False)
-    pon = [(0, MELD, u, tl.MELD_V, "C", False) for u in (390.0, 416.0)]
-    pon.append((0, MELD, 448.5, tl.MELD_V + 4.5, "C", True))
-    s.read(_rows([first, disc], {}), 10)
-    s.read(_rows([first, disc], {}), 11)
-    s.read(_rows([first], {}) + pon, 20)
-    s.read(_rows([first], {}) + pon, 21)
+    s, first, pon = _ponned_c()
     if kan == "daiminkan":
         nine = (1, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "9s", False)
         s.read(_rows([first, nine], {}) + pon, 30)
