@@ -21,6 +21,7 @@ from tracker.melds import (
     sure_pon,
 )
 from tracker.readings import one_per_place, pick_code
+from tracker.table import layout
 from tracker.zones import MELD, TableView
 
 
@@ -203,7 +204,7 @@ class MeldReader:
         self._discard_called_at_once(k, e, out)
         if k.last_discard is None:
             return False
-        src_edge, src_index = k.last_discard
+        src_edge, src_index = _source_named_by_layout(k, e, len(lr), side)
         if src_edge == e:
             return False
         slot = k.rivers[src_edge][src_index]
@@ -408,6 +409,26 @@ class MeldReader:
         if len(turned) != 1 or turned == call.side or any(net[i] > -margin for i in call.side):
             return call.side
         return turned
+
+
+def _source_named_by_layout(k: Kyoku, e: int, laid: int, side: list[int]) -> tuple[int, int]:
+    """The river slot (edge, index) a call by ``e`` took: the last discard, unless another seat's
+    discard was read on the same frame (two rivers changed between reads, so play cannot say
+    which came last) and that seat is the one the call's sideways tile points to."""
+    last_edge, last_index = k.last_discard
+    if len(side) != 1 or laid not in (3, 4):
+        return last_edge, last_index
+    table = layout.PON_SIDEWAYS if laid == 3 else layout.DAIMINKAN_SIDEWAYS
+    offset = next((o for o, i in table.items() if i == side[0]), None)
+    if offset is None:
+        return last_edge, last_index
+    named = (e + offset) % 4
+    river = k.rivers[named]
+    if named == last_edge or not river or not river[-1].present:
+        return last_edge, last_index
+    if river[-1].frame != k.rivers[last_edge][last_index].frame:
+        return last_edge, last_index
+    return named, len(river) - 1
 
 
 def _called_again(codes: list[str], pick: int, votes: Counter) -> str:
