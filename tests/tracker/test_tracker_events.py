@@ -355,6 +355,45 @@ def test_a_call_from_the_next_seat_is_a_pon_whatever_its_tiles_read():
     assert [a.code for a in checker.held + checker.alerts] == ["invalid_meld"]
 
 
+def _pon_after_two_discards(same_read: bool, sideways_at: int):
+    """Edge 3 deals (seat 0), edge 0 (seat 1) discards; then edges 1 and 3 each lay a C, on one read
+    or edge 1 first; edge 0 pons a C with its sideways tile at ``sideways_at``. The pon event."""
+    s = _Script()
+    first = (3, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "9m", False)
+    own = (0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "1p", False)
+    right = (1, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "C", False)
+    left = (3, RIVER, tl.RIVER_LEFT + 39, tl.RIVER_ROW0_V, "C", False)
+    s.read(_table(), 1)
+    for frame in (2, 3):
+        s.read(_table([first]), frame)
+    for frame in (4, 5):
+        s.read(_table([first, own]), frame)
+    if not same_read:
+        for frame in (6, 7):
+            s.read(_table([first, own, right]), frame)
+    for frame in (8, 9):
+        s.read(_table([first, own, right, left]), frame)
+    laid = _laid(*[("C", i == sideways_at, 0.9) for i in range(3)])
+    _lay_meld(s, laid, frames=(10, 11))
+    (call,) = [e for e in s.events if e.type == "pon"]
+    return call
+
+
+def test_a_call_takes_the_discard_its_sideways_tile_names_when_two_rivers_changed_on_one_read():
+    # hanchan-jansou-1: one discard read in two rivers on the same read (a phantom in the other);
+    # play cannot say which came last, the sideways tile (right: shimocha, edge 1) can
+    call = _pon_after_two_discards(same_read=True, sideways_at=2)
+    assert (call.actor, call.target) == (1, 2)
+
+
+def test_a_call_takes_the_last_discard_when_play_ordered_them_or_the_layout_names_it():
+    # edge 1's C came first: the pon took edge 3's, the later one, and its layout is the checker's
+    call = _pon_after_two_discards(same_read=False, sideways_at=2)
+    assert (call.actor, call.target) == (1, 0)
+    call = _pon_after_two_discards(same_read=True, sideways_at=0)  # left: kamicha, edge 3
+    assert (call.actor, call.target) == (1, 0)
+
+
 def test_a_tile_added_to_a_call_read_as_a_chi_makes_it_the_pon_of_that_kind():
     # a pon of 2m laid wrong (2m sideways, 2m, 4m: 错碰), its 2m read as a 3m in the river: a chi
     # 2-3-4m for now. A 2m then added on the sideways tile: only a pon takes a fourth tile

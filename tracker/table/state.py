@@ -92,6 +92,10 @@ class TableState:
         self.kans = 0
         self.actor: int | None = None  # whose turn it is
         self.last_discard: tuple[int, int] | None = None  # (seat, river index) still callable
+        # a camera reads the table between plays: the discards read on the last one's frame (two
+        # rivers changed between reads, play cannot order them) may each be the one a call takes
+        self._same_read: list[tuple[int, int]] = []
+        self._last_discard_frame: int | None = None
         self._expect_replacement: int | None = None
         self._calls: dict[tuple[int, int], Meld] = {}  # (seat, frame) of a call -> its meld
         self._discards: dict[tuple[int, int], RiverSlot] = {}  # (seat, frame) of a seen discard -> its slot
@@ -163,7 +167,10 @@ class TableState:
         if self._expect_replacement == e.actor:
             self.replacement_draws += 1
         self._expect_replacement = None
-        self._close_last_discard()
+        if e.frame is None or e.frame != self._last_discard_frame:
+            self._close_last_discard()
+        else:  # the next turn, read on the same frame as the discard: it stays callable
+            self.last_discard = None
         seat.hand.append(e.pai)
         seat.drawn = e.pai
         self.actor = e.actor
@@ -179,6 +186,9 @@ class TableState:
         if e.frame is not None:
             self._discards[(e.actor, e.frame)] = seat.river[-1]  # a correction names it so
         self.last_discard = (e.actor, len(seat.river) - 1)
+        same_read = e.frame is not None and e.frame == self._last_discard_frame
+        self._same_read = [*self._same_read, self.last_discard] if same_read else [self.last_discard]
+        self._last_discard_frame = e.frame
         self.actor = e.actor
 
     def _on_reach(self, e: ev.Reach) -> None:
@@ -212,10 +222,11 @@ class TableState:
         self._expect_replacement = e.actor
 
     def _open_call(self, kind: str, e: Any) -> None:
-        if self.last_discard is None or self.last_discard[0] != e.target:
+        taken = next((d for d in (self.last_discard, *reversed(self._same_read)) if d and d[0] == e.target), None)
+        if taken is None:
             raise StateError(f"seat {e.actor} calls {kind} on seat {e.target}, who has no callable discard")
         target = self.seats[e.target]
-        slot = target.river[self.last_discard[1]]
+        slot = target.river[taken[1]]
         if tiles.deaka(slot.code) != tiles.deaka(e.pai) and "?" not in (slot.code, e.pai):
             raise StateError(f"seat {e.actor} calls {e.pai} but the discard is {slot.code}")
         try:
@@ -228,7 +239,7 @@ class TableState:
         slot.called_away = True
         if slot.sideways:  # the riichi tile was taken: the next discard lies sideways instead
             target.sideways_next = True
-        self.last_discard = None
+        self._close_last_discard()
         meld = Meld(kind, order, called=e.pai, source=e.target, sideways=sideways)
         self.seats[e.actor].melds.append(meld)
         self._calls[(e.actor, e.frame)] = meld  # a correction names it so
@@ -248,7 +259,7 @@ class TableState:
         meld.added = e.pai
         self.kans += 1
         self._expect_replacement = e.actor
-        self.last_discard = None
+        self._close_last_discard()
 
     def _on_ankan(self, e: ev.Ankan) -> None:
         seat = self.seats[e.actor]
@@ -257,7 +268,7 @@ class TableState:
         seat.melds.append(Meld("ankan", list(e.consumed), face_down=layout.ankan_face_down(self.rules)))
         self.kans += 1
         self._expect_replacement = e.actor
-        self.last_discard = None
+        self._close_last_discard()
 
     def _on_flower(self, e: ev.Flower) -> None:
         seat = self.seats[e.actor]
@@ -326,7 +337,7 @@ class TableState:
         if e.deltas is not None:
             self.scores = [a + b for a, b in zip(self.scores, e.deltas)]
         self.kyotaku = 0
-        self.last_discard = None
+        self._close_last_discard()
 
     def _on_ryukyoku(self, e: ev.Ryukyoku) -> None:
         if e.deltas is not None:
@@ -342,6 +353,7 @@ class TableState:
 
     def _close_last_discard(self) -> None:
         self.last_discard = None
+        self._same_read = []
 
     def _take_from_hand(self, seat_index: int, codes: list[str]) -> None:
         """Remove tiles from a concealed hand; an unknown ``?`` stands in for any tile. All or

@@ -183,6 +183,24 @@ def test_a_discard_read_again_lies_as_that_tile_and_a_call_on_it_takes_it():
     assert state.seats[2].melds[0].called == "S"
 
 
+def _at(frame: int, events: list) -> list:
+    return [e.model_copy(update={"frame": frame}) for e in events]
+
+
+def test_either_of_two_discards_read_on_one_frame_can_be_called_but_not_an_earlier_one():
+    # a camera that read two rivers changed between reads: play cannot order them, the call can
+    events = start_unseen() + _at(30, turn(0, "?", "E")) + _at(40, turn(1, "?", "C") + turn(3, "?", "9p"))
+    state = play(events, check=False)
+    state.update(ev.Pon(actor=0, target=1, pai="C", consumed=["C", "C"], frame=50))
+    assert state.seats[0].melds[0].source == 1 and state.seats[1].river[0].called_away
+    assert state.last_discard is None  # the call ends both
+    with pytest.raises(StateError, match="no callable discard"):
+        play(events, check=False).update(ev.Pon(actor=2, target=0, pai="E", consumed=["E", "E"]))
+    apart = start_unseen() + _at(30, turn(1, "?", "C")) + _at(40, turn(3, "?", "9p"))
+    with pytest.raises(StateError, match="no callable discard"):
+        play(apart, check=False).update(ev.Pon(actor=0, target=1, pai="C", consumed=["C", "C"]))
+
+
 def test_a_chi_a_camera_read_from_another_seat_lies_as_seen_and_can_be_read_again():
     """A pon from toimen read as a chi (no chi comes from there): its tiles still lie on the table,
     as the camera saw them, so a correction to the pon it was finds the meld; a record's chi from
