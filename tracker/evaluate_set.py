@@ -1,7 +1,7 @@
 """The evaluation set of issues 5 and 6: render it once, analyse and score it as often as needed.
 
     nice -n 15 python -m tracker.evaluate_set render SETDIR [--quick] [--size WxH] [--pace P]
-        [--hanchan-size WxH]
+        [--hanchan-size WxH] [--first-seed N] [--hanchan-first]
     python -m tracker.evaluate_set score SETDIR [--quick] [--model M [--reader R | --no-reader] | --oracle]
         [--no-analyze] [--jobs N]
 
@@ -11,7 +11,8 @@ clip, on different seats); one kyoku of each hanchan where a 食替 can be stage
 logs), with it and one more fault; and clean full hanchan: the bundled jansou hanchan plus jansou
 hanchan generated once and saved as ``SETDIR/logs/*.mjai.jsonl`` (the saved log, not a seed, is
 the reference: the set's first games were played before jansou's bots were seeded). The held-out art set
-``datasets/art/default``, seeds from 1000 and the three camera presets in turn. Clips already
+``datasets/art/default``, seeds from 1000 (``--first-seed``: another value plans an independent
+set with new hanchan) and the three camera presets in turn. Clips already
 rendered are skipped (the quick subset first); a clip is rendered into ``NAME.partial`` and
 renamed when complete, so an interrupted render resumes at the clip it was on.
 
@@ -152,9 +153,10 @@ def _select(events: list, k: int) -> list:
     return select_kyoku(events, k, k)
 
 
-def _generate_hanchan(logs_dir: Path, n: int) -> list[Path]:
-    """n jansou m-league hanchan, generated once and saved (the saved log stays the reference:
-    the plan's first games were played before the bots were seeded, and differ from today's)."""
+def _generate_hanchan(logs_dir: Path, n: int, first_seed: int = FIRST_SEED) -> list[Path]:
+    """n jansou m-league hanchan (seeds from ``first_seed``), generated once and saved (the saved
+    log stays the reference: the first set's games were played before the bots were seeded, and
+    differ from today's)."""
     logs_dir.mkdir(parents=True, exist_ok=True)
     paths = [logs_dir / f"jansou-{i}.mjai.jsonl" for i in range(n)]
     for i, path in enumerate(paths):
@@ -163,33 +165,41 @@ def _generate_hanchan(logs_dir: Path, n: int) -> list[Path]:
         from tracker.logs import tenhou6_to_events, write_mjai
         from tracker.logs.jansou_games import play_mleague
 
-        game, _ = play_mleague(FIRST_SEED + i)
+        game, _ = play_mleague(first_seed + i)
         path.write_text(write_mjai(tenhou6_to_events(game)))
         _log(f"generated {path.name}")
     return paths
 
 
 def make_plan(
-    setdir: Path, size: tuple[int, int], pace: float, hanchan_size: tuple[int, int] | None = None
+    setdir: Path,
+    size: tuple[int, int],
+    pace: float,
+    hanchan_size: tuple[int, int] | None = None,
+    first_seed: int = FIRST_SEED,
 ) -> Plan:
+    """The clips of a set. ``first_seed`` numbers its render seeds and jansou games; another value
+    plans an independent set (other games, faults at other turns and seats, other cameras per log)."""
     from tracker.logs import load_log
+
+    shift = (first_seed - FIRST_SEED) // 1000  # turns cameras and fault choices round per set
 
     counts = {k: 0 for k in FAULT_KINDS}
     clips = []
     for i, path in enumerate(sorted(TENHOU6.glob("*.json"))):
-        faults = plan_faults(load_log(path), i, counts)
+        faults = plan_faults(load_log(path), i + shift, counts)
         clips.append(
             ClipSpec(
                 name=f"t6-{path.stem}",
                 log=str(path),
-                camera=CAMERAS[i % 3],
-                seed=FIRST_SEED + i,
+                camera=CAMERAS[(i + shift) % 3],
+                seed=first_seed + i,
                 size=size,
                 pace=pace,
                 faults=faults,
             )
         )
-    hanchan = [BUNDLED] + _generate_hanchan(setdir / "logs", GENERATED_HANCHAN)
+    hanchan = [BUNDLED] + _generate_hanchan(setdir / "logs", GENERATED_HANCHAN, first_seed)
     # 食替 needs a call and a swap tile in hand: rare in the real logs, so one kyoku of each
     # hanchan where it can be staged is rendered again on its own with it (and one more fault)
     for path in hanchan:
@@ -197,10 +207,11 @@ def make_plan(
         spans = _kyoku_spans(events)
         for k in range(len(spans)):
             one = _select(events, k)
-            first = plan_faults(one, k, {kd: int(kd != "kuikae") for kd in FAULT_KINDS}, only="kuikae")
+            only_kuikae = {kd: int(kd != "kuikae") for kd in FAULT_KINDS}
+            first = plan_faults(one, k + shift, only_kuikae, only="kuikae")
             if not first:
                 continue
-            more = plan_faults(one, k + 1, counts, taken=first)
+            more = plan_faults(one, k + 1 + shift, counts, taken=first)
             counts["kuikae"] += 1
             faults = [{**f, "kyoku": k} for f in first + more]
             i = len(clips)
@@ -208,8 +219,8 @@ def make_plan(
                 ClipSpec(
                     name=f"kuikae-{path.name.split('.')[0]}-k{k}",
                     log=str(path),
-                    camera=CAMERAS[i % 3],
-                    seed=FIRST_SEED + i,
+                    camera=CAMERAS[(i + shift) % 3],
+                    seed=first_seed + i,
                     size=size,
                     pace=pace,
                     kyoku=(k, k),
@@ -223,8 +234,8 @@ def make_plan(
             ClipSpec(
                 name=f"hanchan-{path.name.split('.')[0]}",
                 log=str(path),
-                camera=CAMERAS[i % 3],
-                seed=FIRST_SEED + i,
+                camera=CAMERAS[(i + shift) % 3],
+                seed=first_seed + i,
                 size=hanchan_size or size,
                 pace=pace,
                 hanchan=True,
@@ -234,12 +245,14 @@ def make_plan(
     return Plan(tileset=str(TILESET), clips=clips)
 
 
-def load_plan(setdir: Path, size: tuple[int, int], pace: float, hanchan_size=None) -> Plan:
+def load_plan(
+    setdir: Path, size: tuple[int, int], pace: float, hanchan_size=None, first_seed: int = FIRST_SEED
+) -> Plan:
     path = setdir / "plan.json"
     if path.exists():
         return Plan.model_validate_json(path.read_text())
     setdir.mkdir(parents=True, exist_ok=True)
-    plan = make_plan(setdir, size, pace, hanchan_size)
+    plan = make_plan(setdir, size, pace, hanchan_size, first_seed)
     path.write_text(plan.model_dump_json(indent=1))
     return plan
 
@@ -294,9 +307,11 @@ def cmd_render(args) -> int:
 
     cv2.setNumThreads(1)
     setdir = args.setdir
-    plan = load_plan(setdir, args.size, args.pace, args.hanchan_size)
-    # the quick subset first, so that scoring can be developed while the rest renders
-    clips = sorted(selected(plan, args.quick), key=lambda c: c.name not in QUICK)
+    plan = load_plan(setdir, args.size, args.pace, args.hanchan_size, args.first_seed)
+    # the quick subset first, so that scoring can be developed while the rest renders (or the
+    # clean hanchan first: the false alerts per clean hanchan)
+    first = (lambda c: not c.hanchan) if args.hanchan_first else (lambda c: c.name not in QUICK)
+    clips = sorted(selected(plan, args.quick), key=first)
     clips_dir = setdir / "clips"
     clips_dir.mkdir(parents=True, exist_ok=True)
     done = sum((clips_dir / c.name / "truth.json").exists() for c in clips)
@@ -854,6 +869,13 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument(
         "--hanchan-size", type=_size, help="WxH of the full hanchan of a new plan (default --size)"
     )
+    r.add_argument(
+        "--first-seed",
+        type=int,
+        default=FIRST_SEED,
+        help=f"first render seed of a new plan (default {FIRST_SEED}); 2000 plans an independent second set",
+    )
+    r.add_argument("--hanchan-first", action="store_true", help="render the clean hanchan before the rest")
     r.set_defaults(func=cmd_render)
     s = sub.add_parser("score", help="analyse the rendered clips not analysed yet, then score them all")
     s.add_argument("setdir", type=Path)

@@ -195,3 +195,16 @@ def test_discard_errors_and_confusions_add_up_over_clips():
     )
     assert totals["discard_errors"] == {"misread": 5, "missing": 1, "extra": 1}
     assert totals["discard_confusions"] == {"W -> ?": 3, "1s -> S": 2}
+
+
+@needs_shared_logs
+def test_a_second_set_plans_other_seeds_cameras_and_faults(monkeypatch, tmp_path):
+    import tracker.evaluate_set as es
+
+    monkeypatch.setattr(es, "_generate_hanchan", lambda logs_dir, n, first_seed: [])  # the bundled one only
+    first = {c.name: c for c in es.make_plan(tmp_path, (1280, 720), 3.0).clips}
+    second = {c.name: c for c in es.make_plan(tmp_path, (1280, 720), 3.0, first_seed=2000).clips}
+    assert first.keys() == second.keys()
+    assert all(second[n].seed == first[n].seed + 1000 for n in first)
+    assert all(second[n].camera != first[n].camera for n in first)
+    assert sum(second[n].faults != first[n].faults for n in first) >= len(first) // 2

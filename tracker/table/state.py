@@ -222,7 +222,8 @@ class TableState:
         self._expect_replacement = e.actor
 
     def _open_call(self, kind: str, e: Any) -> None:
-        taken = next((d for d in (self.last_discard, *reversed(self._same_read)) if d and d[0] == e.target), None)
+        callable_now = (self.last_discard, *reversed(self._same_read))
+        taken = next((d for d in callable_now if d and d[0] == e.target), None)
         if taken is None:
             raise StateError(f"seat {e.actor} calls {kind} on seat {e.target}, who has no callable discard")
         target = self.seats[e.target]
