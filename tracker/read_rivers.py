@@ -12,7 +12,8 @@ import numpy as np
 from tracker import events as ev
 from tracker import tiles
 from tracker.kyoku import EventFactory, Kyoku, Slot, at_frame, disarm
-from tracker.readings import TILE_H, one_per_tile, pick_code
+from tracker.readings import TILE_H, TILE_W, one_per_tile, pick_code
+from tracker.table.layout import RIVER_ROW
 from tracker.zones import RIVER, TableView
 
 
@@ -74,6 +75,19 @@ class RiverReader:
                 self.gate.confirm(self.cfg.confirm_frames)
             if not confirmed:
                 continue
+            if len(confirmed) > 1:
+                # a seat discards once a turn and others play between: several new tiles in one
+                # river on one read are its discard and boxes of tiles beside it (every such read
+                # of the evaluation set held at most one discard). The discard lies where the
+                # river goes on
+                place = next_place(k.rivers[e])
+                at = np.array([[new.u[j], new.v[j]] for j, _ in confirmed], np.float64)
+                best = (
+                    int(np.hypot(*(at - place).T).argmin())
+                    if place is not None
+                    else int(np.lexsort((at[:, 0], -at[:, 1]))[0])  # the first place of a river
+                )
+                confirmed = [confirmed[best]]
             picked_idx = [j for j, _ in confirmed]
             picked = new.select(np.array(picked_idx))
             order = np.lexsort(
@@ -350,6 +364,24 @@ class RiverReader:
         if slot.sideways_reads > slot.upright_reads:
             return False
         return None
+
+
+def next_place(river: list[Slot]) -> np.ndarray | None:
+    """(u, v) mm where the river's next discard lies: a tile's width right of the last row's last
+    tile (wider beside a sideways one), or the start of the next row once six lie there. None for
+    a river with no tile lying in it."""
+    present = [s for s in river if s.present]
+    if not present:
+        return None
+    v0 = next(s for s in river).v  # rows are counted from the first discard's, as _discard does
+    rows = np.array([max(0, int(round((v0 - s.v) / TILE_H))) for s in present])
+    last = [s for s, r in zip(present, rows) if r == rows.max()]
+    end = max(last, key=lambda s: s.u)
+    if len(last) < RIVER_ROW:
+        step = (TILE_W + TILE_H) / 2 if end.sideways else TILE_W
+        return np.array([end.u + step, end.v])
+    start = min((s for s, r in zip(present, rows) if r == 0), key=lambda s: s.u, default=end)
+    return np.array([start.u, end.v - TILE_H])
 
 
 def _declaration_in_view(k: Kyoku, e: int, after: int) -> bool:

@@ -171,6 +171,22 @@ def test_pon_takes_the_last_discard_with_its_sideways_position():
     assert pon.laid.tiles == ["C", "C", "C"] and pon.laid.sideways == [2]
 
 
+def test_one_read_gives_a_river_one_discard_the_one_where_the_river_goes_on():
+    # hanchan-jansou-0: the seat's last tile boxed a second time beside it on the read that saw its
+    # new discard: two new tiles, one discard. The new one lies a tile right of the last
+    s = _Script()
+    first = (3, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "9m", False)
+    ghost = (3, RIVER, tl.RIVER_LEFT + 13 - 17, tl.RIVER_ROW0_V, "9m", False)
+    new = (3, RIVER, tl.RIVER_LEFT + 39, tl.RIVER_ROW0_V, "C", False)
+    s.read(_table(), 1)
+    for frame in (2, 3):
+        s.read(_table([first]), frame)
+    for frame in (4, 5):
+        s.read(_table([first, ghost, new]), frame)
+    discards = [(e.pai, e.slot.col) for e in s.events if e.type == "dahai"]
+    assert discards == [("9m", 0), ("C", 1)]
+
+
 def test_drawn_tile_set_apart():
     hand = np.array([-250 + 26 * i for i in range(13)] + [-250 + 26 * 13 + 9], float)
     assert drawn_apart(hand)
