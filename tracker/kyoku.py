@@ -126,7 +126,10 @@ class Kyoku:
     stick_run: list[int] = field(default_factory=lambda: [0] * 4)  # reads in a row with one
     reach_pending: int | None = None  # edge whose riichi discard awaits acceptance
     stick_seen: list[bool] = field(default_factory=lambda: [False] * 4)  # a riichi stick on any read
+    stick_riichi_at: list[int | None] = field(default_factory=lambda: [None] * 4)  # riichi read from a stick
     accepted_at: list[int | None] = field(default_factory=lambda: [None] * 4)  # reach_accepted's read
+    # boxes of a tile beside a discard, confirmed with it on one read: no discard while still seen
+    river_ghosts: list[np.ndarray] = field(default_factory=lambda: [np.zeros((0, 2)) for _ in range(4)])
     cand_river: list[list[tuple[float, float, Counter, bool]]] = field(
         default_factory=lambda: [[] for _ in range(4)]
     )

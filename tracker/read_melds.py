@@ -20,6 +20,7 @@ from tracker.melds import (
     sideways_by_spacing,
     sure_pon,
 )
+from tracker.read_rivers import next_place
 from tracker.readings import one_per_place, pick_code
 from tracker.table import layout
 from tracker.zones import MELD, TableView
@@ -105,6 +106,36 @@ class MeldReader:
         src, _, (u, v, votes, sideways) = gone[-1]
         k.vanished.remove(gone[-1])
         self._discard(k, src, u, v, [sideways], out, votes)
+
+    def _declaration_called_unseen(
+        self, k: Kyoku, e: int, lr: TableView, codes: list[str], side: list[int], out: list
+    ) -> None:
+        """A call whose sideways tile names a seat whose riichi was read from its stick after the
+        last discard read, with no discard of that seat read since: the call took the riichi
+        declaration tile before the camera saw it lie (the stick went down as the call accepted
+        it). The riichi read from the stick is taken back and told again in order: the declaration
+        discard, sideways, read as the call's sideways tile, then the call that takes it (and the
+        seat's next discard lies sideways)."""
+        named = _named_seat(e, len(lr), side)
+        at = k.stick_riichi_at[named] if named is not None else None
+        if named is None or named == e or at is None:
+            return
+        last = k.rivers[k.last_discard[0]][k.last_discard[1]].frame if k.last_discard else -1
+        river = k.rivers[named]
+        place = next_place(river)
+        if last >= at or (river and river[-1].frame >= at) or place is None:
+            return
+        for kind in ("reach", "reach_accepted"):
+            out.append(
+                lambda seat, t=kind: ev.Retract(
+                    target_type=t, target_frame=at, actor=seat(named), reason="declaration tile called"
+                )
+            )
+        k.riichi.discard(named)
+        k.stick_riichi_at[named] = None
+        j = side[0]
+        votes = Counter({codes[j]: float(lr.confidence[j])} if codes[j] != tiles.UNKNOWN else {})
+        self._discard(k, named, float(place[0]), float(place[1]), [True], out, votes)
 
     @staticmethod
     def _last_discard_gone(k: Kyoku, e: int) -> bool:
@@ -202,6 +233,7 @@ class MeldReader:
             k.last_actor = e
             return False
         self._discard_called_at_once(k, e, out)
+        self._declaration_called_unseen(k, e, lr, codes, side, out)
         if k.last_discard is None:
             return False
         src_edge, src_index = _source_named_by_layout(k, e, len(lr), side)
@@ -411,18 +443,24 @@ class MeldReader:
         return turned
 
 
+def _named_seat(e: int, laid: int, side: list[int]) -> int | None:
+    """The edge a call by ``e`` of ``laid`` tiles came from by where its one sideways tile lies
+    (M-League ch.4 §6); None when that does not say."""
+    if len(side) != 1 or laid not in (3, 4):
+        return None
+    table = layout.PON_SIDEWAYS if laid == 3 else layout.DAIMINKAN_SIDEWAYS
+    offset = next((o for o, i in table.items() if i == side[0]), None)
+    return None if offset is None else (e + offset) % 4
+
+
 def _source_named_by_layout(k: Kyoku, e: int, laid: int, side: list[int]) -> tuple[int, int]:
     """The river slot (edge, index) a call by ``e`` took: the last discard, unless another seat's
     discard was read on the same frame (two rivers changed between reads, so play cannot say
     which came last) and that seat is the one the call's sideways tile points to."""
     last_edge, last_index = k.last_discard
-    if len(side) != 1 or laid not in (3, 4):
+    named = _named_seat(e, laid, side)
+    if named is None:
         return last_edge, last_index
-    table = layout.PON_SIDEWAYS if laid == 3 else layout.DAIMINKAN_SIDEWAYS
-    offset = next((o for o, i in table.items() if i == side[0]), None)
-    if offset is None:
-        return last_edge, last_index
-    named = (e + offset) % 4
     river = k.rivers[named]
     if named == last_edge or not river or not river[-1].present:
         return last_edge, last_index

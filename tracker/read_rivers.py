@@ -12,6 +12,7 @@ import numpy as np
 from tracker import events as ev
 from tracker import tiles
 from tracker.kyoku import EventFactory, Kyoku, Slot, at_frame, disarm
+from tracker.melds import seen_before
 from tracker.readings import TILE_H, TILE_W, one_per_tile, pick_code
 from tracker.table.layout import RIVER_ROW
 from tracker.zones import RIVER, TableView
@@ -45,6 +46,12 @@ class RiverReader:
             else:
                 seen = set()
             self._review(k, e, [i for i in present if i not in seen], [i for i in present if i in seen], out)
+            ghosts = k.river_ghosts[e]
+            if len(ghosts):
+                near_ghost = seen_before(obs.u, obs.v, ghosts, self.cfg.match_mm)
+                still = seen_before(ghosts[:, 0], ghosts[:, 1], _uv(obs), self.cfg.match_mm)
+                k.river_ghosts[e] = ghosts[still]  # a ghost lasts while its box does
+                fresh &= ~near_ghost
             new = obs.select(fresh)
             new_turns = [t for t, f in zip(turns, fresh.tolist()) if f]
             confirmed, waiting = [], []
@@ -75,29 +82,30 @@ class RiverReader:
                 self.gate.confirm(self.cfg.confirm_frames)
             if not confirmed:
                 continue
+            # tiles taken back as gone and seen again first (rows from the player, left to right)
+            confirmed.sort(key=lambda c: (-round(float(new.v[c[0]]) / TILE_H), float(new.u[c[0]])))
+            confirmed = [
+                (j, cand)
+                for j, cand in confirmed
+                if not self._seen_again(k, e, float(new.u[j]), float(new.v[j]), cand[2], out)
+            ]
             if len(confirmed) > 1:
                 # a seat discards once a turn and others play between: several new tiles in one
                 # river on one read are its discard and boxes of tiles beside it (every such read
                 # of the evaluation set held at most one discard). The discard lies where the
-                # river goes on
+                # river goes on; the others are ghosts while their boxes last
                 place = next_place(k.rivers[e])
                 at = np.array([[new.u[j], new.v[j]] for j, _ in confirmed], np.float64)
                 best = (
                     int(np.hypot(*(at - place).T).argmin())
                     if place is not None
-                    else int(np.lexsort((at[:, 0], -at[:, 1]))[0])  # the first place of a river
+                    else 0  # a river's first discard: its first place
                 )
+                k.river_ghosts[e] = np.concatenate([k.river_ghosts[e], np.delete(at, best, axis=0)])
                 confirmed = [confirmed[best]]
-            picked_idx = [j for j, _ in confirmed]
-            picked = new.select(np.array(picked_idx))
-            order = np.lexsort(
-                (picked.u, -np.round(picked.v / TILE_H))
-            )  # rows from the player, then left to right
-            for j in order.tolist():
-                u, v = float(picked.u[j]), float(picked.v[j])
-                cand = confirmed[j][1]
-                if not self._seen_again(k, e, u, v, cand[2], out):
-                    self._discard(k, e, u, v, [cand[3], new_turns[picked_idx[j]]], out, cand[2])
+            for j, cand in confirmed:
+                u, v = float(new.u[j]), float(new.v[j])
+                self._discard(k, e, u, v, [cand[3], new_turns[j]], out, cand[2])
 
     def _seen_again(self, k: Kyoku, e: int, u: float, v: float, votes: Counter, out: list) -> bool:
         """A tile confirmed where a discard taken back as gone lay, read as the same kind, within
@@ -348,6 +356,7 @@ class RiverReader:
                 if k.stick_run[e] < self.cfg.stick_reads + self.cfg.orientation_reads:
                     continue  # the declaration tile, read late, gets a few more reads first
             k.riichi.add(e)
+            k.stick_riichi_at[e] = self._frame
             out.append(lambda seat, e=e, up=upright: ev.Reach(actor=seat(e), declaration_upright=up))
             out.append(lambda seat, e=e: ev.ReachAccepted(actor=seat(e)))
 
@@ -364,6 +373,10 @@ class RiverReader:
         if slot.sideways_reads > slot.upright_reads:
             return False
         return None
+
+
+def _uv(view: TableView) -> np.ndarray:
+    return np.stack([view.u, view.v], axis=1).astype(np.float64)
 
 
 def next_place(river: list[Slot]) -> np.ndarray | None:

@@ -181,10 +181,13 @@ def test_one_read_gives_a_river_one_discard_the_one_where_the_river_goes_on():
     s.read(_table(), 1)
     for frame in (2, 3):
         s.read(_table([first]), frame)
-    for frame in (4, 5):
+    for frame in (4, 5, 6, 7):  # the box beside it stays a few reads: a ghost, no discard
         s.read(_table([first, ghost, new]), frame)
     discards = [(e.pai, e.slot.col) for e in s.events if e.type == "dahai"]
     assert discards == [("9m", 0), ("C", 1)]
+    assert len(s.tracker.kyoku.river_ghosts[3]) == 1
+    s.read(_table([first, new]), 8)  # gone: the ghost with it
+    assert len(s.tracker.kyoku.river_ghosts[3]) == 0
 
 
 def test_drawn_tile_set_apart():
@@ -1128,6 +1131,40 @@ def test_a_stick_read_turns_after_the_seats_last_read_discard_does_not_judge_tha
     reach = [e for e in s.events if e.type == "reach"]
     assert [(e.actor, e.declaration_upright) for e in reach] == [(1, None)]
     assert [a.code for a in s.alerts] == []
+
+
+def test_a_call_on_a_riichi_tile_never_seen_takes_it_and_tells_the_riichi_in_order():
+    # hanchan-jansou-1: seat 2 declared, seat 3 chied the sideways tile before the camera saw it
+    # lie, the stick was read. The chi's sideways tile names seat 2, not seat 1's older discard
+    river = [(0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "1m", False)]
+    s = _started()
+    for i, (edge, code) in enumerate([(1, "9s"), (2, "E"), (3, "S"), (0, "W"), (1, "N")]):
+        u = tl.RIVER_LEFT + 13 + 26 * sum(r[0] == edge for r in river)
+        river = river + [(edge, RIVER, u, tl.RIVER_ROW0_V, code, False)]
+        s.read(_rows(river, {}), 10 + 10 * i)
+        s.read(_rows(river, {}), 11 + 10 * i)
+    s.tracker._sticks_now = _sticks(2)
+    for f in range(60, 66):
+        s.read(_rows(river, {}), f)
+    assert [(e.type, e.actor) for e in s.events if e.type.startswith("reach")] == [
+        ("reach", 2),
+        ("reach_accepted", 2),
+    ]
+    chi = [(3, MELD, u, v, code, i == 0) for i, ((u, v), code) in enumerate(zip(_PLACES, ("3m", "4m", "5m")))]
+    for f in (70, 71):
+        s.read(_rows(river, {}) + chi, f)
+    told = [e for e in s.events if e.frame == 71 and e.type not in ("hand_count", "tsumo")]
+    assert [(e.type, e.actor) for e in told] == [
+        ("retract", 2),
+        ("retract", 2),
+        ("reach", 2),
+        ("dahai", 2),
+        ("reach_accepted", 2),
+        ("chi", 3),
+    ]
+    assert [e.target_type for e in told[:2]] == ["reach", "reach_accepted"]
+    assert (told[3].pai, told[3].slot.sideways, told[-1].target, told[-1].pai) == ("3m", True, 2, "3m")
+    assert not s.tracker.state_errors and [a.code for a in s.alerts] == []
 
 
 def test_a_riichi_declared_upright_is_read_from_its_stick():
