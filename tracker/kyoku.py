@@ -30,6 +30,7 @@ class Slot:
     sideways_reads: int = 0  # ... lying sideways
     declared: bool = False  # its sideways read made a riichi (taken back if later reads say upright)
     lost_at: int | None = None  # the read that took it back as gone (no call took it): seen again, restored
+    first_seen: int | None = None  # the read it was first seen on (``frame`` confirmed it)
 
 
 @dataclass
@@ -130,7 +131,8 @@ class Kyoku:
     accepted_at: list[int | None] = field(default_factory=lambda: [None] * 4)  # reach_accepted's read
     # boxes of a tile beside a discard, confirmed with it on one read: no discard while still seen
     river_ghosts: list[np.ndarray] = field(default_factory=lambda: [np.zeros((0, 2)) for _ in range(4)])
-    cand_river: list[list[tuple[float, float, Counter, bool]]] = field(
+    # river tiles seen on the last read and not yet confirmed: (u, v, votes, sideways, first read)
+    cand_river: list[list[tuple[float, float, Counter, bool | None, int]]] = field(
         default_factory=lambda: [[] for _ in range(4)]
     )
     # river tiles seen once and gone before confirmed: (edge, frame, candidate)
@@ -162,6 +164,8 @@ class Kyoku:
     # (standing tiles, one set apart) per edge at this read and the one before (None: not trusted)
     hand_now: list = field(default_factory=lambda: [None] * 4)
     hand_prev: list = field(default_factory=lambda: [None] * 4)
+    # frame of the first read, of those in a row that saw a standing tile count, showing it now
+    shape_since: list[int] = field(default_factory=lambda: [0] * 4)
     plain_seen: list[int] = field(default_factory=lambda: [-1] * 4)  # frame: hand as the record has it
 
 

@@ -238,13 +238,15 @@ class HandReader:
             if shape == (expected, False):
                 k.plain_seen[e] = self._frame
 
-    def _early_draw(self, k: Kyoku, e: int) -> int | None:
+    def _early_draw(self, k: Kyoku, e: int, first_seen: int | None = None) -> int | None:
         """The edge after ``e`` if, as ``e``'s discard is read, that seat already holds a drawn tile
         set apart (one over its record, on this read and the one before): its arm took from the
         wall while the discard was still in the air (先摸). A normal draw starts only after the
         discarder's arm has gone back, well after the discard is read. The hand must also have
         been seen as the record has it during this turn (after the discard before): a detector's
-        stray tile beside a hand is there before as well."""
+        stray tile beside a hand is there before as well. With ``first_seen`` (the read the
+        discard was first seen on), the tile must have been held from before that read: first
+        seen on the same read, the camera cannot tell which came first."""
         n = (e + 1) % 4
         if self.seat0_edge is None or k.drew[n] or k.after_call == n:
             return None
@@ -256,9 +258,9 @@ class HandReader:
             return None  # not waiting for a draw
         shapes = (k.hand_now[n], k.hand_prev[n])
         # (a drawn tile is usually set apart, but an early one may be held against the row)
-        if all(sh is not None and sh[0] == expected + 1 for sh in shapes):
-            return n
-        return None
+        if not all(sh is not None and sh[0] == expected + 1 for sh in shapes):
+            return None
+        return n if first_seen is None or k.shape_since[n] < first_seen else None
 
     def _count_hand(self, k: Kyoku, e: int, row: RowEvidence, out: list) -> None:
         """Standing-tile counts for ``hand_count``, at stable moments only: the hand's own edge
@@ -568,11 +570,13 @@ def _seen_before_last_discard(k: Kyoku, frame: int | None, e: int) -> bool:
     read on the discard's read made it a tsumo). A tile apart first seen on the very read that
     confirms the discard still counts as a draw: on the evaluation set that was a real one once
     (kuikae-jansou-2-k7, the discard read 14 frames late) and a ron's hand once
-    (t6-confusing_nakis_7); measured both ways, 77 of 85 results either way."""
+    (t6-confusing_nakis_7); measured both ways, 77 of 85 results either way. So does one first
+    seen on the read the discard was first seen on: which came first cannot be told, and the
+    early draw (先摸) is not claimed then either (``_early_draw``)."""
     if frame is None or k.last_discard is None or k.last_discard[0] == e:
         return False
-    src, index = k.last_discard
-    return frame < k.rivers[src][index].frame
+    slot = k.rivers[k.last_discard[0]][k.last_discard[1]]
+    return frame < (slot.first_seen if slot.first_seen is not None else slot.frame)
 
 
 def _in_turn(k: Kyoku, e: int) -> bool:

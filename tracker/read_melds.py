@@ -103,7 +103,7 @@ class MeldReader:
         gone = [x for x in k.vanished if x[0] != e and x[1] > last]
         if not gone:
             return
-        src, _, (u, v, votes, sideways) = gone[-1]
+        src, _, (u, v, votes, sideways, _) = gone[-1]
         k.vanished.remove(gone[-1])
         self._discard(k, src, u, v, [sideways], out, votes)
 

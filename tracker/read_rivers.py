@@ -68,7 +68,7 @@ class RiverReader:
                 )
                 weight = float(new.confidence[j])
                 if hit is None:
-                    waiting.append((u, v, Counter({code: weight}), new_turns[j]))
+                    waiting.append((u, v, Counter({code: weight}), new_turns[j], self._frame))
                 else:
                     hit[2][code] += weight
                     confirmed.append((j, hit))
@@ -105,7 +105,7 @@ class RiverReader:
                 confirmed = [confirmed[best]]
             for j, cand in confirmed:
                 u, v = float(new.u[j]), float(new.v[j])
-                self._discard(k, e, u, v, [cand[3], new_turns[j]], out, cand[2])
+                self._discard(k, e, u, v, [cand[3], new_turns[j]], out, cand[2], first_seen=cand[4])
 
     def _seen_again(self, k: Kyoku, e: int, u: float, v: float, votes: Counter, out: list) -> bool:
         """A tile confirmed where a discard taken back as gone lay, read as the same kind, within
@@ -221,11 +221,20 @@ class RiverReader:
         k.accepted_at[e] = None
 
     def _discard(
-        self, k: Kyoku, e: int, u: float, v: float, turns: list[bool | None], out: list, votes: Counter
+        self,
+        k: Kyoku,
+        e: int,
+        u: float,
+        v: float,
+        turns: list[bool | None],
+        out: list,
+        votes: Counter,
+        first_seen: int | None = None,
     ) -> None:
         """A discard at (u, v) mm, read ``turns`` (lying sideways on each read so far; None: not
         known on that read): sideways only when every read saw it so (a lone sideways read is
-        the detector's, and a sideways tile names a riichi)."""
+        the detector's, and a sideways tile names a riichi). ``first_seen``: the read it was first
+        seen on, when known (an early draw must be seen before it)."""
         code = pick_code(votes)
         sideways = all(t is True for t in turns)
         river = k.rivers[e]
@@ -244,6 +253,7 @@ class RiverReader:
                 code,
                 upright_reads=turns.count(False),
                 sideways_reads=turns.count(True),
+                first_seen=first_seen,
             )
         )
         if not k.started:
@@ -262,7 +272,7 @@ class RiverReader:
         if k.after_call != e and not k.drew[e]:
             out.append(lambda seat: ev.Tsumo(actor=seat(e), pai="?"))
             k.pending_count[e] += 1
-        early = self._early_draw(k, e)
+        early = self._early_draw(k, e, first_seen)
         if early is not None:
             out.append(lambda seat, n=early: ev.WallTake(actor=seat(n)))
         k.after_call = None

@@ -682,6 +682,7 @@ def test_early_draw_wall_take_comes_before_the_discard_it_beat():
     s.read(_rows([first], {}), 10)  # seat 1's turn: seat 2's hand seen as the record has it
     # seat 1's discard lands while seat 2 already holds a wall tile set apart (先摸)
     early = {2: _hand(2, 13, drawn=True)}
+    s.read(_rows([first], early), 15)
     s.read(_rows([first, second], early), 20)
     s.read(_rows([first, second], early), 21)
     turn = [(e.type, e.actor) for e in s.events if e.type in ("tsumo", "wall_take", "dahai")][-4:]
@@ -704,9 +705,19 @@ def test_early_draw_wall_take_comes_before_the_discard_it_beat():
     s4 = _started()
     s4.read(_rows([first], {}), 10)
     held = {2: _hand(2, 14)}
+    s4.read(_rows([first], held), 15)
     s4.read(_rows([first, second], held), 20)
     s4.read(_rows([first, second], held), 21)
     assert [(a.code, a.seat) for a in s4.alerts] == [("early_draw", 2)]
+    # the tile and the discard first seen on one read: which came first cannot be told, and the
+    # take is the turn's draw (hanchan-jansou-mleague-hanchan: the discard read 22 frames late)
+    s5 = _started()
+    s5.read(_rows([first], {}), 10)
+    s5.read(_rows([first, second], early), 20)
+    s5.read(_rows([first, second], early), 21)
+    assert not s5.alerts
+    turn = [(e.type, e.actor) for e in s5.events if e.type in ("tsumo", "wall_take", "dahai")][-3:]
+    assert turn[0] == ("dahai", 1) and ("tsumo", 2) in turn
 
 
 def test_a_drawn_tile_seen_on_still_reads_is_a_draw_only_in_its_seats_turn():
