@@ -198,7 +198,9 @@ class TableState:
         seat.riichi = True
         # declared holding the tile to discard, as the record has it; a reach read after its
         # declaration tile (a camera that saw the stick, the tile lying upright) leaves the river
-        seat.sideways_next = self.seats[e.actor].hand_count % 3 == 2
+        # as it lies, unless a call took that tile: then the seat's next discard lies sideways
+        late = seat.hand_count % 3 != 2
+        seat.sideways_next = not late or bool(seat.river and seat.river[-1].called_away)
 
     def _on_reach_accepted(self, e: ev.ReachAccepted) -> None:
         seat = self.seats[e.actor]

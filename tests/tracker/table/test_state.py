@@ -347,3 +347,15 @@ def test_a_reach_read_after_its_declaration_tile_leaves_the_river_as_it_lies():
     declared = [ev.Tsumo(actor=0, pai="1s"), ev.Reach(actor=0), ev.Dahai(actor=0, pai="1s", tsumogiri=True)]
     state = play(start(HANDS) + declared)
     assert [s.sideways for s in state.seats[0].river] == [True]
+
+
+def test_a_reach_read_after_a_call_took_its_declaration_tile_lays_the_next_discard_sideways():
+    # hanchan-jansou-1: the declaration tile read upright, chied, then the stick read
+    events = start_unseen() + turn(0, "?", "4p")
+    events += [
+        ev.Chi(actor=1, target=0, pai="4p", consumed=["3p", "5p"]),
+        ev.Dahai(actor=1, pai="?", tsumogiri=False),
+    ]
+    events += [ev.Reach(actor=0), ev.ReachAccepted(actor=0)] + turn(2, "?", "S") + turn(3, "?", "W")
+    state = play(events + turn(0, "?", "2s"), check=False)
+    assert [s.sideways for s in state.seats[0].river] == [False, True]
