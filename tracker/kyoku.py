@@ -129,8 +129,9 @@ class Kyoku:
     stick_seen: list[bool] = field(default_factory=lambda: [False] * 4)  # a riichi stick on any read
     stick_riichi_at: list[int | None] = field(default_factory=lambda: [None] * 4)  # riichi read from a stick
     accepted_at: list[int | None] = field(default_factory=lambda: [None] * 4)  # reach_accepted's read
-    # boxes of a tile beside a discard, confirmed with it on one read: no discard while still seen
-    river_ghosts: list[np.ndarray] = field(default_factory=lambda: [np.zeros((0, 2)) for _ in range(4)])
+    # (M, 3) u, v, frame: boxes of tiles beside a discard, confirmed with it on one read (no
+    # discard while still seen)
+    river_ghosts: list[np.ndarray] = field(default_factory=lambda: [np.zeros((0, 3)) for _ in range(4)])
     # river tiles seen on the last read and not yet confirmed: (u, v, votes, sideways, first read)
     cand_river: list[list[tuple[float, float, Counter, bool | None, int]]] = field(
         default_factory=lambda: [[] for _ in range(4)]

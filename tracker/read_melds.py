@@ -103,9 +103,9 @@ class MeldReader:
         gone = [x for x in k.vanished if x[0] != e and x[1] > last]
         if not gone:
             return
-        src, _, (u, v, votes, sideways, _) = gone[-1]
+        src, _, (u, v, votes, sideways, first_seen) = gone[-1]
         k.vanished.remove(gone[-1])
-        self._discard(k, src, u, v, [sideways], out, votes)
+        self._discard(k, src, u, v, [sideways], out, votes, first_seen=first_seen)
 
     def _declaration_called_unseen(
         self, k: Kyoku, e: int, lr: TableView, codes: list[str], side: list[int], out: list
@@ -120,11 +120,12 @@ class MeldReader:
         at = k.stick_riichi_at[named] if named is not None else None
         if named is None or named == e or at is None:
             return
-        last = k.rivers[k.last_discard[0]][k.last_discard[1]].frame if k.last_discard else -1
-        river = k.rivers[named]
-        place = next_place(river)
-        if last >= at or (river and river[-1].frame >= at) or place is None:
-            return
+        if k.last_discard is not None and k.last_discard[0] == named:
+            return  # its declaration tile was read: the call takes that
+        newest = max((slot.frame for river in k.rivers for slot in river), default=-1)
+        place = next_place(k.rivers[named])
+        if newest >= at or place is None:
+            return  # a discard read since the stick: play went on
         for kind in ("reach", "reach_accepted"):
             out.append(
                 lambda seat, t=kind: ev.Retract(
@@ -459,7 +460,7 @@ def _source_named_by_layout(k: Kyoku, e: int, laid: int, side: list[int]) -> tup
     which came last) and that seat is the one the call's sideways tile points to."""
     last_edge, last_index = k.last_discard
     named = _named_seat(e, laid, side)
-    if named is None:
+    if named is None or last_edge == e:
         return last_edge, last_index
     river = k.rivers[named]
     if named == last_edge or not river or not river[-1].present:

@@ -46,12 +46,8 @@ class RiverReader:
             else:
                 seen = set()
             self._review(k, e, [i for i in present if i not in seen], [i for i in present if i in seen], out)
-            ghosts = k.river_ghosts[e]
-            if len(ghosts):
-                near_ghost = seen_before(obs.u, obs.v, ghosts, self.cfg.match_mm)
-                still = seen_before(ghosts[:, 0], ghosts[:, 1], _uv(obs), self.cfg.match_mm)
-                k.river_ghosts[e] = ghosts[still]  # a ghost lasts while its box does
-                fresh &= ~near_ghost
+            if len(k.river_ghosts[e]):
+                fresh &= ~self._ghostly(k, e, obs, fresh)
             new = obs.select(fresh)
             new_turns = [t for t, f in zip(turns, fresh.tolist()) if f]
             confirmed, waiting = [], []
@@ -101,11 +97,32 @@ class RiverReader:
                     if place is not None
                     else 0  # a river's first discard: its first place
                 )
-                k.river_ghosts[e] = np.concatenate([k.river_ghosts[e], np.delete(at, best, axis=0)])
+                boxes = np.delete(at, best, axis=0)
+                born = np.full((len(boxes), 1), float(self._frame))
+                k.river_ghosts[e] = np.concatenate([k.river_ghosts[e], np.hstack([boxes, born])])
                 confirmed = [confirmed[best]]
             for j, cand in confirmed:
                 u, v = float(new.u[j]), float(new.v[j])
                 self._discard(k, e, u, v, [cand[3], new_turns[j]], out, cand[2], first_seen=cand[4])
+
+    def _ghostly(self, k: Kyoku, e: int, obs: TableView, fresh: np.ndarray) -> np.ndarray:
+        """Which of a river's new tiles (``fresh``) are ghosts' boxes seen again; keeps the ghosts
+        still seen so (for ``ghost_frames`` at most). A tile where the river goes on (within half
+        of ``match_mm``: discards land a tile's width apart) is never a ghost's: a discard may
+        land beside one."""
+        ghosts = k.river_ghosts[e]
+        ghosts = ghosts[self._frame - ghosts[:, 2] <= self.cfg.ghost_frames]
+        place = next_place(k.rivers[e])
+        at_place = (
+            np.hypot(obs.u - place[0], obs.v - place[1]) < self.cfg.match_mm / 2
+            if place is not None
+            else np.zeros(len(obs), bool)
+        )
+        boxes = fresh & ~at_place
+        near = seen_before(obs.u, obs.v, ghosts[:, :2], self.cfg.match_mm) & boxes
+        kept = seen_before(ghosts[:, 0], ghosts[:, 1], _uv(obs.select(boxes)), self.cfg.match_mm)
+        k.river_ghosts[e] = ghosts[kept]  # a ghost lasts while its box does
+        return near
 
     def _seen_again(self, k: Kyoku, e: int, u: float, v: float, votes: Counter, out: list) -> bool:
         """A tile confirmed where a discard taken back as gone lay, read as the same kind, within

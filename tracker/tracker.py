@@ -96,6 +96,7 @@ class TrackerConfig(BaseModel):
     lift_votes: int = 2  # the first looks mid-discard: all must see the drawn tile gone (tsumogiri)
     cleared_reads: int = 3  # a fresh deal seen this many reads in a row ends a kyoku with no result
     vanished_frames: int = 60  # a river tile seen once and gone may be a call's this long after
+    ghost_frames: int = 300  # a ghost (a box beside a discard read with it) is ignored this long at most
     dora_wait_frames: int = 90  # a new indicator waits at most this long for its kan to be read
     dora_reads: int = 2  # reads in a row that must see a wall tile face up: an indicator
     dora_reread: float = 1.5  # confidence summed over reads that corrects an indicator's face

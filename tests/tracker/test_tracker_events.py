@@ -190,6 +190,23 @@ def test_one_read_gives_a_river_one_discard_the_one_where_the_river_goes_on():
     assert len(s.tracker.kyoku.river_ghosts[3]) == 0
 
 
+def test_a_ghost_never_hides_a_discard_where_the_river_goes_on():
+    # the ghost lies half a tile right of the new discard, where the next one lands
+    s = _Script()
+    y, left = tl.RIVER_ROW0_V, tl.RIVER_LEFT
+    first, new = (3, RIVER, left + 13, y, "9m", False), (3, RIVER, left + 39, y, "C", False)
+    ghost, after = (3, RIVER, left + 55, y, "C", False), (3, RIVER, left + 65, y, "5s", False)
+    s.read(_table(), 1)
+    for frame in (2, 3):
+        s.read(_table([first]), frame)
+    for frame in (4, 5, 6):
+        s.read(_table([first, new, ghost]), frame)
+    for frame in range(7, 20):
+        s.read(_table([first, new, after]), frame)
+    assert [e.pai for e in s.events if e.type == "dahai"] == ["9m", "C", "5s"]
+    assert len(s.tracker.kyoku.river_ghosts[3]) == 0  # the discard there kept no ghost alive
+
+
 def test_drawn_tile_set_apart():
     hand = np.array([-250 + 26 * i for i in range(13)] + [-250 + 26 * 13 + 9], float)
     assert drawn_apart(hand)
@@ -1176,6 +1193,26 @@ def test_a_call_on_a_riichi_tile_never_seen_takes_it_and_tells_the_riichi_in_ord
     assert [e.target_type for e in told[:2]] == ["reach", "reach_accepted"]
     assert (told[3].pai, told[3].slot.sideways, told[-1].target, told[-1].pai) == ("3m", True, 2, "3m")
     assert not s.tracker.state_errors and [a.code for a in s.alerts] == []
+
+
+def test_a_call_on_the_riichi_seats_last_read_discard_takes_that_tile():
+    # its declaration tile was read (not sideways on every read, so no riichi from it); the stick
+    # then; a chi of that tile is a call on it, no second declaration discard made up
+    river = [(0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "1m", False)]
+    s = _started()
+    for i, (edge, code) in enumerate([(1, "9s"), (2, "3m")]):
+        river = river + [(edge, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, code, False)]
+        s.read(_rows(river, {}), 10 + 10 * i)
+        s.read(_rows(river, {}), 11 + 10 * i)
+    s.tracker._sticks_now = _sticks(2)
+    for f in range(40, 46):
+        s.read(_rows(river, {}), f)
+    chi = [(3, MELD, u, v, code, i == 0) for i, ((u, v), code) in enumerate(zip(_PLACES, ("3m", "4m", "5m")))]
+    for f in (50, 51):
+        s.read(_rows(river[:-1], {}) + chi, f)
+    told = [(e.type, e.actor) for e in s.events if e.frame >= 50 and e.type not in ("hand_count",)]
+    assert told == [("chi", 3)]
+    assert [e.target for e in s.events if e.type == "chi"] == [2]
 
 
 def test_a_riichi_declared_upright_is_read_from_its_stick():

@@ -465,12 +465,19 @@ def _recompute(kyoku_events: list, rules: TableRules) -> dict[str, Any]:
     seq = kyoku_events
     n = len(seq)
 
-    def next_action(i: int) -> Any:
-        """The first event after i that is not bookkeeping (dora, reach_accepted)."""
+    def called(i: int, seat: int) -> bool:
+        """Did a call take the discard at i: the next play after it, or after plays read on its
+        frame (a camera's read of two rivers changed at once), is a call on ``seat``."""
+        frame = seq[i].frame
         for j in range(i + 1, n):
-            if seq[j].type not in ("dora", "reach_accepted"):
-                return seq[j]
-        return None
+            x = seq[j]
+            if x.type in ("dora", "reach_accepted") or x.type in ev.VISION_TYPES:
+                continue
+            if x.type in ("chi", "pon", "daiminkan"):
+                return x.target == seat
+            if frame is None or x.frame != frame or x.type not in ("tsumo", "dahai", "reach"):
+                return False
+        return False
 
     seats = []
     for s in range(4):
@@ -485,14 +492,16 @@ def _recompute(kyoku_events: list, rules: TableRules) -> dict[str, Any]:
             e.type for i, e in mine if reach_at is not None and i < reach_at and e.type not in ev.VISION_TYPES
         ]
         if before and before[-1] == "dahai":
-            phase = "done"  # a reach read after its declaration tile: the river as it lies
+            # a reach read after its declaration tile: the river as it lies, unless a call took
+            # that tile (the next discard lies sideways then)
+            last = max(i for i, _ in discards if i < reach_at)
+            phase = "before" if called(last, s) else "done"
         for i, e in discards:
             if phase == "before" and reach_at is not None and i > reach_at:
                 phase = "pending"
-            nxt = next_action(i)
-            called = nxt is not None and nxt.type in ("chi", "pon", "daiminkan") and nxt.target == s
+            taken = called(i, s)
             sideways = phase == "pending"
-            if sideways and not called:
+            if sideways and not taken:
                 phase = "done"
             river.append(
                 {
@@ -500,11 +509,11 @@ def _recompute(kyoku_events: list, rules: TableRules) -> dict[str, Any]:
                     "col": present % 6,
                     "code": e.pai,
                     "sideways": sideways,
-                    "called_away": called,
+                    "called_away": taken,
                     "tsumogiri": e.tsumogiri,
                 }
             )
-            if not called:
+            if not taken:
                 present += 1
         melds = []
         for _, e in mine:

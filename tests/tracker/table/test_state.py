@@ -190,8 +190,7 @@ def _at(frame: int, events: list) -> list:
 def test_either_of_two_discards_read_on_one_frame_can_be_called_but_not_an_earlier_one():
     # a camera that read two rivers changed between reads: play cannot order them, the call can
     events = start_unseen() + _at(30, turn(0, "?", "E")) + _at(40, turn(1, "?", "C") + turn(3, "?", "9p"))
-    state = play(events, check=False)
-    state.update(ev.Pon(actor=0, target=1, pai="C", consumed=["C", "C"], frame=50))
+    state = play(events + [ev.Pon(actor=0, target=1, pai="C", consumed=["C", "C"], frame=50)])  # validated
     assert state.seats[0].melds[0].source == 1 and state.seats[1].river[0].called_away
     assert state.last_discard is None  # the call ends both
     with pytest.raises(StateError, match="no callable discard"):
@@ -357,5 +356,5 @@ def test_a_reach_read_after_a_call_took_its_declaration_tile_lays_the_next_disca
         ev.Dahai(actor=1, pai="?", tsumogiri=False),
     ]
     events += [ev.Reach(actor=0), ev.ReachAccepted(actor=0)] + turn(2, "?", "S") + turn(3, "?", "W")
-    state = play(events + turn(0, "?", "2s"), check=False)
+    state = play(events + turn(0, "?", "2s"))  # validate() rebuilds the same table
     assert [s.sideways for s in state.seats[0].river] == [False, True]
