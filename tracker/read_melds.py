@@ -21,7 +21,7 @@ from tracker.melds import (
     sure_pon,
 )
 from tracker.read_rivers import next_place
-from tracker.readings import one_per_place, pick_code
+from tracker.readings import TILE_H, TILE_W, one_per_place, pick_code
 from tracker.table import layout
 from tracker.zones import MELD, TableView
 
@@ -88,6 +88,8 @@ class MeldReader:
                 self._kakan(k, e, new.select(np.array([j])), out)
             order = np.nonzero(~added)[0]
             order = order[np.argsort(-new.u[order])]  # right to left: the oldest meld first
+            if len(order) and certain[order[0]] and self._left_of_last_call(k, e, new, int(order[0])):
+                order = order[1:]
             rest = new.select(order)
             codes = [self._code(int(c)) for c in rest.class_ids.tolist()]
             for group in ready_melds(codes, rest.back.tolist(), certain[order].tolist()):
@@ -95,6 +97,32 @@ class MeldReader:
                     continue  # two tiles: a call only as the last discard leaves its river
                 called |= self._meld(k, e, rest.select(np.array(group)), out)
         return called
+
+    def _left_of_last_call(self, k: Kyoku, e: int, new: TableView, j: int) -> bool:
+        """Is new tile ``j`` (the rightmost, certain) a tile of edge ``e``'s last meld the reads
+        left over, not the first of a new call? It lies a tile's width left of that meld and
+        was in view before another seat's discard read since: a call's tiles are laid after the
+        discard it takes (hanchan-jansou-3: a daiminkan read as a pon of three, its fourth tile
+        then cut into the next call with two of that call's tiles). It joins that meld as laid."""
+        known = k.melds[e]
+        if not known:
+            return False
+        group = known[-1].group
+        last = [m for m in known if m.group == group]
+        step = min(m.u for m in last) - float(new.u[j])
+        if not 0 < step < TILE_W + (TILE_W + TILE_H) / 2:
+            return False
+        seen = first_sighting(new.u[j : j + 1], new.v[j : j + 1], k.meld_glimpses[e], self.cfg.match_mm)[0]
+        later = [s.frame for x, river in enumerate(k.rivers) if x != e for s in river if s.frame > seen]
+        if not later:
+            return False
+        code = self._code(int(new.class_ids[j])) if new.face_up[j] else tiles.UNKNOWN
+        known.append(
+            MeldTile(
+                float(new.u[j]), float(new.v[j]), code, bool(new.sideways[j]), bool(new.face_up[j]), group
+            )
+        )
+        return True
 
     def _discard_called_at_once(self, k: Kyoku, e: int, out: list) -> None:
         """A call whose tile was seen in another river once and gone before it was confirmed
