@@ -373,6 +373,46 @@ def test_a_kakan_names_the_pon_tiles_it_left_unread_by_the_added_tile():
     assert [(e.actor, e.pai, e.consumed) for e in kakan] == [(1, "6p", ["6p", "6p", "6p"])]
 
 
+def _chi_after_a_leftover(leftover_first: bool):
+    """Edge 0 pons C from edge 3; a fourth tile lies left of it (a daiminkan the reads took for
+    three), seen before (or only with) edge 1's next discard; then edge 0 chies edge 3's 3m."""
+    s = _call_from_left("C")
+    _lay_meld(s, _laid(("C", True, 0.9), ("C", False, 0.9), ("C", False, 0.9)))
+    pon = [(0, MELD, *row[:4]) for row in _laid(("C", True, 0.9), ("C", False, 0.9), ("C", False, 0.9))]
+    river = [(3, RIVER, tl.RIVER_LEFT + 39, tl.RIVER_ROW0_V, "W", False)]  # edge 3's C left it
+    fourth = [(0, MELD, 275.0, 381.0, "C", False)]
+    other = [(1, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "9s", False)]
+    three = [(3, RIVER, tl.RIVER_LEFT + 65, tl.RIVER_ROW0_V, "3m", False)]
+    chi = [
+        (0, MELD, 192.5, 394.0, "3m", True),
+        (0, MELD, 223.0, 381.0, "4m", False),
+        (0, MELD, 249.0, 381.0, "5m", False),
+    ]
+    early = fourth if leftover_first else []
+    reads = [pon + river + early, pon + river + early + other, pon + river + early + other + three]
+    for i, rows in enumerate(reads):
+        s.read(_table(rows), 10 + 2 * i)
+        s.read(_table(rows), 11 + 2 * i)
+    last = reads[-1] + ([] if leftover_first else fourth) + chi
+    s.read(_table(last), 20)
+    s.read(_table(last), 21)
+    return [e for e in s.events if e.type in ("chi", "pon")][1:]
+
+
+def test_a_tile_left_over_beside_the_last_call_is_not_cut_into_the_next():
+    # hanchan-jansou-3 (second set): a daiminkan read as a pon, its fourth tile lying there through
+    # another seat's discard, then cut into the next chi with two of its tiles
+    (chi,) = _chi_after_a_leftover(leftover_first=True)
+    assert (chi.type, chi.pai, chi.consumed) == ("chi", "3m", ["4m", "5m"])
+    assert chi.laid.tiles == ["3m", "4m", "5m"] and chi.laid.sideways == [0]
+
+
+def test_a_tile_first_seen_with_a_new_call_is_cut_with_it():
+    # no discard since the fourth tile came: it may be the new call's, and is cut as laid
+    calls = _chi_after_a_leftover(leftover_first=False)
+    assert calls and calls[0].laid.tiles[-1] == "C"
+
+
 def test_a_call_from_the_next_seat_is_a_pon_whatever_its_tiles_read():
     # t6-double_kakan_then_chankan: a pon of 2m from shimocha laid with a 4m (错碰), its sideways 2m
     # read 3m: the tiles make a run, but a chi comes from kamicha only. The record has the pon of
