@@ -199,7 +199,7 @@ class TableState:
         # declared holding the tile to discard, as the record has it; a reach read after its
         # declaration tile (a camera that saw the stick, the tile lying upright) leaves the river
         # as it lies, unless a call took that tile: then the seat's next discard lies sideways
-        late = seat.hand_count % 3 != 2
+        late = seat.drawn is None  # discarded since its last draw (as validate() reads it too)
         seat.sideways_next = not late or bool(seat.river and seat.river[-1].called_away)
 
     def _on_reach_accepted(self, e: ev.ReachAccepted) -> None:

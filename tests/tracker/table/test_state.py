@@ -348,6 +348,14 @@ def test_a_reach_read_after_its_declaration_tile_leaves_the_river_as_it_lies():
     assert [s.sideways for s in state.seats[0].river] == [True]
 
 
+def test_a_reach_declared_holding_a_draw_lays_its_tile_sideways_whatever_the_count():
+    # a camera's record a tile off for that seat (a draw read twice): the declaration is still
+    # made holding the drawn tile, so its discard lies sideways (second set, hanchan-jansou-mleague)
+    events = start_unseen() + [ev.Tsumo(actor=0, pai="?"), ev.Tsumo(actor=0, pai="?"), ev.Reach(actor=0)]
+    state = play(events + [ev.Dahai(actor=0, pai="?", tsumogiri=False)])  # validate() agrees
+    assert [s.sideways for s in state.seats[0].river] == [True]
+
+
 def test_a_reach_read_after_a_call_took_its_declaration_tile_lays_the_next_discard_sideways():
     # hanchan-jansou-1: the declaration tile read upright, chied, then the stick read
     events = start_unseen() + turn(0, "?", "4p")
