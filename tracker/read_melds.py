@@ -107,13 +107,20 @@ class MeldReader:
         known = k.melds[e]
         if not known:
             return False
-        group = known[-1].group
+        group = max(m.group for m in known)  # (a kakan's tile, added last, may be an older meld's)
         last = [m for m in known if m.group == group]
         step = min(m.u for m in last) - float(new.u[j])
         if not 0 < step < TILE_W + (TILE_W + TILE_H) / 2:
             return False
         seen = first_sighting(new.u[j : j + 1], new.v[j : j + 1], k.meld_glimpses[e], self.cfg.match_mm)[0]
-        later = [s.frame for x, river in enumerate(k.rivers) if x != e for s in river if s.frame > seen]
+        # (a discard's first read: the one a call takes may be confirmed after its tiles were seen)
+        later = [
+            s
+            for x, river in enumerate(k.rivers)
+            if x != e
+            for s in river
+            if (s.first_seen if s.first_seen is not None else s.frame) > seen
+        ]
         if not later:
             return False
         code = self._code(int(new.class_ids[j])) if new.face_up[j] else tiles.UNKNOWN

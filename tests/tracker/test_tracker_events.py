@@ -413,6 +413,26 @@ def test_a_tile_first_seen_with_a_new_call_is_cut_with_it():
     assert calls and calls[0].laid.tiles[-1] == "C"
 
 
+def test_a_call_tile_laid_as_its_discard_lands_is_the_calls_not_the_last_melds():
+    # the chi's 5m seen with the 3m's first read, before the read that confirmed it (helper-22)
+    s = _call_from_left("C")
+    laid = _laid(("C", True, 0.9), ("C", False, 0.9), ("C", False, 0.9))
+    _lay_meld(s, laid)
+    pon = [(0, MELD, *row[:4]) for row in laid]
+    river = [(3, RIVER, tl.RIVER_LEFT + 39, tl.RIVER_ROW0_V, "W", False)]
+    three = [(3, RIVER, tl.RIVER_LEFT + 65, tl.RIVER_ROW0_V, "3m", False)]
+    five = [(0, MELD, 275.0, 381.0, "5m", False)]
+    rest = [(0, MELD, 218.5, 394.0, "3m", True), (0, MELD, 249.0, 381.0, "4m", False)]
+    for f in (10, 11):
+        s.read(_table(pon + river), f)
+    for f in (12, 13):
+        s.read(_table(pon + river + three + five), f)
+    for f in (14, 15, 16):
+        s.read(_table(pon + river + five + rest), f)
+    calls = [e for e in s.events if e.type in ("chi", "pon")][1:]
+    assert [(c.type, c.pai, c.consumed) for c in calls] == [("chi", "3m", ["4m", "5m"])]
+
+
 def test_a_call_from_the_next_seat_is_a_pon_whatever_its_tiles_read():
     # t6-double_kakan_then_chankan: a pon of 2m from shimocha laid with a 4m (错碰), its sideways 2m
     # read 3m: the tiles make a run, but a chi comes from kamicha only. The record has the pon of

@@ -55,6 +55,7 @@ class Seat:
     riichi: bool = False  # declared
     riichi_accepted: bool = False
     sideways_next: bool = False  # riichi tile was called away: the next discard lies sideways
+    discarded_last: bool = False  # its last play was a discard (a reach now was read after it)
     flowers: list[str] = field(default_factory=list)
     seen_hand_count: int | None = None  # last standing-tile count the camera reported
 
@@ -173,6 +174,7 @@ class TableState:
             self.last_discard = None
         seat.hand.append(e.pai)
         seat.drawn = e.pai
+        seat.discarded_last = False
         self.actor = e.actor
 
     def _on_dahai(self, e: ev.Dahai) -> None:
@@ -183,6 +185,7 @@ class TableState:
         sideways = seat.sideways_next
         seat.sideways_next = False
         seat.river.append(RiverSlot(row, col, e.pai, sideways, False, e.tsumogiri))
+        seat.discarded_last = True
         if e.frame is not None:
             self._discards[(e.actor, e.frame)] = seat.river[-1]  # a correction names it so
         self.last_discard = (e.actor, len(seat.river) - 1)
@@ -199,7 +202,7 @@ class TableState:
         # declared holding the tile to discard, as the record has it; a reach read after its
         # declaration tile (a camera that saw the stick, the tile lying upright) leaves the river
         # as it lies, unless a call took that tile: then the seat's next discard lies sideways
-        late = seat.drawn is None  # discarded since its last draw (as validate() reads it too)
+        late = seat.discarded_last  # (as validate() reads it: not by the hand's count)
         seat.sideways_next = not late or bool(seat.river and seat.river[-1].called_away)
 
     def _on_reach_accepted(self, e: ev.ReachAccepted) -> None:
@@ -245,6 +248,7 @@ class TableState:
         self._close_last_discard()
         meld = Meld(kind, order, called=e.pai, source=e.target, sideways=sideways)
         self.seats[e.actor].melds.append(meld)
+        self.seats[e.actor].discarded_last = False
         self._calls[(e.actor, e.frame)] = meld  # a correction names it so
         self.actor = e.actor
 
@@ -258,6 +262,7 @@ class TableState:
             raise StateError(f"seat {e.actor} adds {e.pai} to a pon it does not have")
         self._take_from_hand(e.actor, [e.pai])
         seat.drawn = None
+        seat.discarded_last = False
         meld.type = "kakan"
         meld.added = e.pai
         self.kans += 1
@@ -268,6 +273,7 @@ class TableState:
         seat = self.seats[e.actor]
         self._take_from_hand(e.actor, e.consumed)
         seat.drawn = None
+        seat.discarded_last = False
         seat.melds.append(Meld("ankan", list(e.consumed), face_down=layout.ankan_face_down(self.rules)))
         self.kans += 1
         self._expect_replacement = e.actor

@@ -356,6 +356,14 @@ def test_a_reach_declared_holding_a_draw_lays_its_tile_sideways_whatever_the_cou
     assert [s.sideways for s in state.seats[0].river] == [True]
 
 
+def test_a_reach_right_after_the_seats_own_call_lays_its_discard_sideways():
+    # the caller's first discard read sideways: pon, reach, dahai (helper-22's review)
+    events = start_unseen() + turn(0, "?", "C")
+    events += [ev.Pon(actor=1, target=0, pai="C", consumed=["C", "C"]), ev.Reach(actor=1)]
+    state = play(events + [ev.Dahai(actor=1, pai="?", tsumogiri=False)])  # validate() agrees
+    assert [s.sideways for s in state.seats[1].river] == [True]
+
+
 def test_a_reach_read_after_a_call_took_its_declaration_tile_lays_the_next_discard_sideways():
     # hanchan-jansou-1: the declaration tile read upright, chied, then the stick read
     events = start_unseen() + turn(0, "?", "4p")
