@@ -34,7 +34,7 @@ class MeldReader:
             obs = view.where(e, MELD)
             if not len(obs):
                 continue
-            uv = np.stack([obs.u, obs.v], axis=1).astype(np.float64)
+            uv = obs.uv
             if k.melds[e]:
                 known = np.array([(m.u, m.v) for m in k.melds[e]])
                 uv = uv[~seen_before(uv[:, 0], uv[:, 1], known, self.cfg.match_mm)]
@@ -69,7 +69,7 @@ class MeldReader:
                 self._review_calls(k, e, out)
             new = obs.select(fresh)
             certain = seen_before(new.u, new.v, k.cand_meld[e], self.cfg.match_mm)
-            k.cand_meld[e] = np.stack([new.u, new.v], axis=1).astype(np.float64)
+            k.cand_meld[e] = new.uv
             if not certain.all():
                 self.gate.confirm(self.cfg.confirm_frames)
             if not certain.any():
@@ -130,6 +130,21 @@ class MeldReader:
             )
         )
         return True
+
+    def _call_source(
+        self, k: Kyoku, e: int, lr: TableView, codes: list[str], side: list[int], out: list
+    ) -> tuple[int, int] | None:
+        """The river slot (edge, index) a call by ``e`` takes, None if there is none: the last
+        discard read, after the discards the camera missed are told (one seen once and gone
+        before confirmed, ``_discard_called_at_once``; a riichi tile never seen lying,
+        ``_declaration_called_unseen``), or another seat's read on the same frame that the call's
+        sideways tile points to (``_source_named_by_layout``)."""
+        self._discard_called_at_once(k, e, out)
+        self._declaration_called_unseen(k, e, lr, codes, side, out)
+        if k.last_discard is None:
+            return None
+        source = _source_named_by_layout(k, e, len(lr), side)
+        return None if source[0] == e else source
 
     def _discard_called_at_once(self, k: Kyoku, e: int, out: list) -> None:
         """A call whose tile was seen in another river once and gone before it was confirmed
@@ -268,13 +283,10 @@ class MeldReader:
             k.after_call = e
             k.last_actor = e
             return False
-        self._discard_called_at_once(k, e, out)
-        self._declaration_called_unseen(k, e, lr, codes, side, out)
-        if k.last_discard is None:
+        source = self._call_source(k, e, lr, codes, side, out)
+        if source is None:
             return False
-        src_edge, src_index = _source_named_by_layout(k, e, len(lr), side)
-        if src_edge == e:
-            return False
+        src_edge, src_index = source
         slot = k.rivers[src_edge][src_index]
         slot.present = False
         called = pick_code(slot.votes)

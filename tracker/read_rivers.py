@@ -120,7 +120,7 @@ class RiverReader:
         )
         boxes = fresh & ~at_place
         near = seen_before(obs.u, obs.v, ghosts[:, :2], self.cfg.match_mm) & boxes
-        kept = seen_before(ghosts[:, 0], ghosts[:, 1], _uv(obs.select(boxes)), self.cfg.match_mm)
+        kept = seen_before(ghosts[:, 0], ghosts[:, 1], obs.select(boxes).uv, self.cfg.match_mm)
         k.river_ghosts[e] = ghosts[kept]  # a ghost lasts while its box does
         return near
 
@@ -255,10 +255,8 @@ class RiverReader:
         code = pick_code(votes)
         sideways = all(t is True for t in turns)
         river = k.rivers[e]
-        first = next((s for s in river), None)
-        v0 = first.v if first is not None else v
-        row = max(0, int(round((v0 - v) / TILE_H)))
-        same_row = [s for s in river if s.present and max(0, int(round((v0 - s.v) / TILE_H))) == row]
+        row = river_row(river, v)
+        same_row = [s for s in river if s.present and river_row(river, s.v) == row]
         col = sum(1 for s in same_row if s.u < u)
         river.append(
             Slot(
@@ -402,8 +400,11 @@ class RiverReader:
         return None
 
 
-def _uv(view: TableView) -> np.ndarray:
-    return np.stack([view.u, view.v], axis=1).astype(np.float64)
+def river_row(river: list[Slot], v: float) -> int:
+    """The row (0: the player's) a tile at ``v`` mm lies in: rows are counted from the river's
+    first discard, a tile's height apart toward the centre."""
+    v0 = river[0].v if river else v
+    return max(0, int(round((v0 - v) / TILE_H)))
 
 
 def next_place(river: list[Slot]) -> np.ndarray | None:
@@ -413,8 +414,7 @@ def next_place(river: list[Slot]) -> np.ndarray | None:
     present = [s for s in river if s.present]
     if not present:
         return None
-    v0 = next(s for s in river).v  # rows are counted from the first discard's, as _discard does
-    rows = np.array([max(0, int(round((v0 - s.v) / TILE_H))) for s in present])
+    rows = np.array([river_row(river, s.v) for s in present])
     last = [s for s, r in zip(present, rows) if r == rows.max()]
     end = max(last, key=lambda s: s.u)
     if len(last) < RIVER_ROW:

@@ -100,6 +100,11 @@ class TableView:
     def back(self) -> np.ndarray:
         return self.class_ids == _BACK
 
+    @property
+    def uv(self) -> np.ndarray:
+        """(N, 2) float64 u, v mm: the places, as the per-tile matching functions take them."""
+        return np.stack([self.u, self.v], axis=1).astype(np.float64)
+
 
 def _upright_shaped(
     boxes: np.ndarray, xy: np.ndarray, along_x: np.ndarray, calibration: Calibration

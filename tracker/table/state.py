@@ -95,7 +95,7 @@ class TableState:
         self.last_discard: tuple[int, int] | None = None  # (seat, river index) still callable
         # a camera reads the table between plays: the discards read on the last one's frame (two
         # rivers changed between reads, play cannot order them) may each be the one a call takes
-        self._same_read: list[tuple[int, int]] = []
+        # (``_callable``); None once a call or a later read's draw closed them
         self._last_discard_frame: int | None = None
         self._expect_replacement: int | None = None
         self._calls: dict[tuple[int, int], Meld] = {}  # (seat, frame) of a call -> its meld
@@ -189,8 +189,6 @@ class TableState:
         if e.frame is not None:
             self._discards[(e.actor, e.frame)] = seat.river[-1]  # a correction names it so
         self.last_discard = (e.actor, len(seat.river) - 1)
-        same_read = e.frame is not None and e.frame == self._last_discard_frame
-        self._same_read = [*self._same_read, self.last_discard] if same_read else [self.last_discard]
         self._last_discard_frame = e.frame
         self.actor = e.actor
 
@@ -227,12 +225,10 @@ class TableState:
         self._expect_replacement = e.actor
 
     def _open_call(self, kind: str, e: Any) -> None:
-        callable_now = (self.last_discard, *reversed(self._same_read))
-        taken = next((d for d in callable_now if d and d[0] == e.target), None)
-        if taken is None:
+        slot = self._callable(e.target)
+        if slot is None:
             raise StateError(f"seat {e.actor} calls {kind} on seat {e.target}, who has no callable discard")
         target = self.seats[e.target]
-        slot = target.river[taken[1]]
         if tiles.deaka(slot.code) != tiles.deaka(e.pai) and "?" not in (slot.code, e.pai):
             raise StateError(f"seat {e.actor} calls {e.pai} but the discard is {slot.code}")
         try:
@@ -360,9 +356,20 @@ class TableState:
             self.scores = list(e.scores)
         self.game_over = True
 
+    def _callable(self, seat: int) -> RiverSlot | None:
+        """``seat``'s discard a call may take: the last discard, or its latest read on that one's
+        frame."""
+        river = self.seats[seat].river
+        if self.last_discard is not None and self.last_discard[0] == seat:
+            return river[self.last_discard[1]]
+        if self._last_discard_frame is None or not river:
+            return None
+        slot = self._discards.get((seat, self._last_discard_frame))
+        return slot if slot is river[-1] and not slot.called_away else None
+
     def _close_last_discard(self) -> None:
         self.last_discard = None
-        self._same_read = []
+        self._last_discard_frame = None
 
     def _take_from_hand(self, seat_index: int, codes: list[str]) -> None:
         """Remove tiles from a concealed hand; an unknown ``?`` stands in for any tile. All or
