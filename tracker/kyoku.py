@@ -32,6 +32,11 @@ class Slot:
     lost_at: int | None = None  # the read that took it back as gone (no call took it): seen again, restored
     first_seen: int | None = None  # the read it was first seen on (``frame`` confirmed it)
 
+    @property
+    def seen_from(self) -> int:
+        """The first read it was seen on (its confirming read when that is not known)."""
+        return self.first_seen if self.first_seen is not None else self.frame
+
 
 @dataclass
 class MeldTile:

@@ -576,7 +576,7 @@ def _seen_before_last_discard(k: Kyoku, frame: int | None, e: int) -> bool:
     if frame is None or k.last_discard is None or k.last_discard[0] == e:
         return False
     slot = k.rivers[k.last_discard[0]][k.last_discard[1]]
-    return frame < (slot.first_seen if slot.first_seen is not None else slot.frame)
+    return frame < slot.seen_from
 
 
 def _in_turn(k: Kyoku, e: int) -> bool:

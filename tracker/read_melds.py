@@ -114,13 +114,7 @@ class MeldReader:
             return False
         seen = first_sighting(new.u[j : j + 1], new.v[j : j + 1], k.meld_glimpses[e], self.cfg.match_mm)[0]
         # (a discard's first read: the one a call takes may be confirmed after its tiles were seen)
-        later = [
-            s
-            for x, river in enumerate(k.rivers)
-            if x != e
-            for s in river
-            if (s.first_seen if s.first_seen is not None else s.frame) > seen
-        ]
+        later = [s for x, river in enumerate(k.rivers) if x != e for s in river if s.seen_from > seen]
         if not later:
             return False
         code = self._code(int(new.class_ids[j])) if new.face_up[j] else tiles.UNKNOWN
