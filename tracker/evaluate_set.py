@@ -308,6 +308,12 @@ def cmd_render(args) -> int:
     cv2.setNumThreads(1)
     setdir = args.setdir
     plan = load_plan(setdir, args.size, args.pace, args.hanchan_size, args.first_seed)
+    if plan.clips and plan.clips[0].seed != args.first_seed:
+        _log(
+            f"evaluate_set: {setdir / 'plan.json'} was planned with first seed {plan.clips[0].seed}, "
+            f"not {args.first_seed}: render another set into another SETDIR"
+        )
+        return 2
     # the quick subset first, so that scoring can be developed while the rest renders (or the
     # clean hanchan first: the false alerts per clean hanchan)
     first = (lambda c: not c.hanchan) if args.hanchan_first else (lambda c: c.name not in QUICK)
@@ -851,6 +857,13 @@ def cmd_score(args) -> int:
     return 0
 
 
+def _seed(text: str) -> int:
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"a seed is 0 or more, not {value}")
+    return value
+
+
 def _size(text: str) -> tuple[int, int]:
     w, h = text.lower().split("x")
     return int(w), int(h)
@@ -871,7 +884,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     r.add_argument(
         "--first-seed",
-        type=int,
+        type=_seed,
         default=FIRST_SEED,
         help=f"first render seed of a new plan (default {FIRST_SEED}); 2000 plans an independent second set",
     )

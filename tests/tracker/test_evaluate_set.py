@@ -208,3 +208,17 @@ def test_a_second_set_plans_other_seeds_cameras_and_faults(monkeypatch, tmp_path
     assert all(second[n].seed == first[n].seed + 1000 for n in first)
     assert all(second[n].camera != first[n].camera for n in first)
     assert sum(second[n].faults != first[n].faults for n in first) >= len(first) // 2
+
+
+def test_render_refuses_a_set_planned_with_another_first_seed(tmp_path, capsys):
+    import tracker.evaluate_set as es
+
+    spec = es.ClipSpec(name="c", log="x.json", camera="low", seed=1000, size=(64, 36), pace=3.0)
+    (tmp_path / "plan.json").write_text(es.Plan(tileset="t", clips=[spec]).model_dump_json())
+    assert es.main(["render", str(tmp_path), "--first-seed", "2000"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [
+        f"evaluate_set: {tmp_path / 'plan.json'} was planned with first seed 1000, not 2000: "
+        "render another set into another SETDIR"
+    ]
+    assert not (tmp_path / "clips").exists()  # nothing rendered, nothing lost
