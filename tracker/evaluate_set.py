@@ -1,9 +1,9 @@
 """The evaluation set of issues 5 and 6: render it once, analyse and score it as often as needed.
 
-    nice -n 15 python -m tracker.evaluate_set render SETDIR [--quick] [--size WxH] [--pace P]
-        [--hanchan-size WxH] [--first-seed N] [--hanchan-first]
-    python -m tracker.evaluate_set score SETDIR [--quick] [--model M [--reader R | --no-reader] | --oracle]
-        [--no-analyze] [--jobs N]
+    nice -n 15 python -m tracker.evaluate_set render SETDIR [--quick | --clips NAME...]
+        [--size WxH] [--pace P] [--hanchan-size WxH] [--first-seed N] [--hanchan-first]
+    python -m tracker.evaluate_set score SETDIR [--quick | --clips NAME...]
+        [--model M [--reader R | --no-reader] | --oracle] [--no-analyze] [--jobs N]
 
 ``render`` plans the set (``SETDIR/plan.json``, written once and reused): one clip per log in
 ``../shared/data/logs/tenhou6/`` with faults of every kind in DESIGN.md staged on them (two per
@@ -257,7 +257,14 @@ def load_plan(
     return plan
 
 
-def selected(plan: Plan, quick: bool) -> list[ClipSpec]:
+def selected(plan: Plan, quick: bool, names: list[str] | None = None) -> list[ClipSpec]:
+    """The plan's clips: all, the quick subset, or the ``names`` given (ValueError naming any
+    the plan does not hold)."""
+    if names:
+        unknown = sorted(set(names) - {c.name for c in plan.clips})
+        if unknown:
+            raise ValueError(f"not clips of this plan: {', '.join(unknown)}")
+        return [c for c in plan.clips if c.name in names]
     return [c for c in plan.clips if c.name in QUICK] if quick else plan.clips
 
 
@@ -317,7 +324,11 @@ def cmd_render(args) -> int:
     # the quick subset first, so that scoring can be developed while the rest renders (or the
     # clean hanchan first: the false alerts per clean hanchan)
     first = (lambda c: not c.hanchan) if args.hanchan_first else (lambda c: c.name not in QUICK)
-    clips = sorted(selected(plan, args.quick), key=first)
+    try:
+        clips = sorted(selected(plan, args.quick, args.clips), key=first)
+    except ValueError as err:
+        _log(f"evaluate_set: {setdir / 'plan.json'}: {err}")
+        return 2
     clips_dir = setdir / "clips"
     clips_dir.mkdir(parents=True, exist_ok=True)
     done = sum((clips_dir / c.name / "truth.json").exists() for c in clips)
@@ -818,7 +829,11 @@ def cmd_score(args) -> int:
     root = setdir / "analysis" / key
     if args.analysis_dir is not None:  # an analysis of this code apart from the cached ones
         root, key = args.analysis_dir, args.analysis_dir.name
-    specs = selected(plan, args.quick)
+    try:
+        specs = selected(plan, args.quick, args.clips)
+    except ValueError as err:
+        _log(f"evaluate_set: {plan_path}: {err}")
+        return 2
     rendered = [s for s in specs if (setdir / "clips" / s.name / "truth.json").exists()]
     _log(f"{len(rendered)} of {len(specs)} clips rendered; analysis {key} ({root})")
     paths = [(spec, setdir / "clips" / spec.name, root / spec.name) for spec in rendered]
@@ -849,7 +864,7 @@ def cmd_score(args) -> int:
         "aggregate": aggregate([c for c in scored if not c["failed"]]),
         "clips": scored,
     }
-    suffix = "-quick" if args.quick else ""
+    suffix = "-quick" if args.quick else "-some" if args.clips else ""
     (setdir / f"results-{key}{suffix}.json").write_text(json.dumps(result, indent=1, ensure_ascii=False))
     text = markdown(result)
     (setdir / f"results-{key}{suffix}.md").write_text(text)
@@ -877,6 +892,7 @@ def main(argv: list[str] | None = None) -> int:
     r = sub.add_parser("render", help="plan (once) and render the clip set; rendered clips are skipped")
     r.add_argument("setdir", type=Path)
     r.add_argument("--quick", action="store_true", help="only the few clips of the quick subset")
+    r.add_argument("--clips", nargs="+", metavar="NAME", help="only these clips of the plan")
     r.add_argument("--size", type=_size, default=(1280, 720), help="WxH of a new plan (default 1280x720)")
     r.add_argument("--pace", type=float, default=3.0, help="play speed of a new plan (default 3)")
     r.add_argument(
@@ -893,6 +909,7 @@ def main(argv: list[str] | None = None) -> int:
     s = sub.add_parser("score", help="analyse the rendered clips not analysed yet, then score them all")
     s.add_argument("setdir", type=Path)
     s.add_argument("--quick", action="store_true", help="only the few clips of the quick subset")
+    s.add_argument("--clips", nargs="+", metavar="NAME", help="only these clips of the plan")
     s.add_argument("--model", help="tile model (default: models/tiles.onnx)")
     add_reader_argument(s)
     s.add_argument("--oracle", action="store_true", help="truth readings (tests.tracker.oracle) instead")

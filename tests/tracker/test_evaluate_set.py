@@ -222,3 +222,39 @@ def test_render_refuses_a_set_planned_with_another_first_seed(tmp_path, capsys):
         "render another set into another SETDIR"
     ]
     assert not (tmp_path / "clips").exists()  # nothing rendered, nothing lost
+
+
+def test_render_and_score_take_only_the_clips_named(monkeypatch, tmp_path, capsys):
+    import tracker.evaluate_set as es
+
+    specs = [
+        es.ClipSpec(name=f"c{i}", log="x", camera="low", seed=1000 + i, size=(64, 36), pace=3.0)
+        for i in range(3)
+    ]
+    (tmp_path / "plan.json").write_text(es.Plan(tileset="t", clips=specs).model_dump_json())
+    rendered = []
+    monkeypatch.setattr(es, "render_clip", lambda spec, tileset, clips_dir: rendered.append(spec.name))
+    assert es.main(["render", str(tmp_path), "--clips", "c2", "c0"]) == 0
+    assert rendered == ["c0", "c2"]  # in the plan's order
+    for i in (0, 2):
+        (tmp_path / "clips" / f"c{i}").mkdir(parents=True, exist_ok=True)
+        (tmp_path / "clips" / f"c{i}" / "truth.json").write_text("{}")
+    analysed = []
+    monkeypatch.setattr(es, "analyze_all", lambda paths, *a: analysed.extend(s.name for s, _, _ in paths))
+    monkeypatch.setattr(es, "aggregate", lambda clips: {})
+    monkeypatch.setattr(es, "markdown", lambda result: "")
+    assert es.main(["score", str(tmp_path), "--oracle", "--clips", "c2"]) == 0
+    assert analysed == ["c2"]
+    assert (tmp_path / "results-oracle-some.json").exists()  # not the whole set's results
+
+
+def test_clips_the_plan_does_not_hold_are_refused_in_one_line(tmp_path, capsys):
+    import tracker.evaluate_set as es
+
+    spec = es.ClipSpec(name="c0", log="x", camera="low", seed=1000, size=(64, 36), pace=3.0)
+    (tmp_path / "plan.json").write_text(es.Plan(tileset="t", clips=[spec]).model_dump_json())
+    for command in ("render", "score"):
+        assert es.main([command, str(tmp_path), "--clips", "c0", "nope", "gone"]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert err == [f"evaluate_set: {tmp_path / 'plan.json'}: not clips of this plan: gone, nope"]
+    assert not (tmp_path / "clips").exists()
