@@ -9,7 +9,8 @@ as ``vision.reader`` cuts them; its final linear layer stays float.
 
 Calibration images come from the training side of ``models.data.split`` only, rescaled exactly as
 ``TileDetector`` rescales them (tiles ``NATIVE_TILE_PX`` wide) and cut to 384 x 384. Convolutions
-are quantized (weights int8 per channel, activations uint8); the 1x1 head stays float so the class
+are quantized (weights int8 per channel, symmetric, then stored as uint8 with zero point 128:
+``models.unsigned_weights`` says why; activations uint8); the 1x1 head stays float so the class
 and size logits keep their precision. Measure the accuracy cost with ``models.evaluate`` and
 ``models.evaluate_rendered`` before committing a quantized model.
 """
@@ -104,6 +105,13 @@ def quantize(
             op_types_to_quantize=list(op_types),
             nodes_to_exclude=list(float_nodes),
         )
+    import onnx
+
+    from models.unsigned_weights import unsigned_weights
+
+    quantized = onnx.load(str(out))
+    unsigned_weights(quantized)  # U8U8: no saturating kernel on AVX2-only CPUs (models.unsigned_weights)
+    onnx.save(quantized, str(out))
 
 
 def main(argv: list[str] | None = None) -> int:

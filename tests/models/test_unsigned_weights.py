@@ -1,0 +1,87 @@
+"""Unsigned weights: the int8 -> uint8 rewrite is lossless, and the committed models carry it."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+onnx = pytest.importorskip("onnx", reason="onnx is a test dependency: pip install -e '.[test]'")
+from onnx import TensorProto, helper, numpy_helper  # noqa: E402
+
+from models.unsigned_weights import int8_weights, main, unsigned_weights  # noqa: E402
+from vision.detector import DEFAULT_MODEL  # noqa: E402
+from vision.reader import DEFAULT_READER  # noqa: E402
+
+
+def _qdq_conv(weight: np.ndarray, zero: np.ndarray):
+    """x -> Conv(x, DequantizeLinear(weight, scale, zero)) with per-channel scales."""
+    out_ch = weight.shape[0]
+    init = [
+        numpy_helper.from_array(weight, "w"),
+        numpy_helper.from_array(np.linspace(0.01, 0.05, out_ch).astype(np.float32), "w_scale"),
+        numpy_helper.from_array(zero, "w_zero"),
+    ]
+    nodes = [
+        helper.make_node("DequantizeLinear", ["w", "w_scale", "w_zero"], ["w_float"], axis=0),
+        helper.make_node("Conv", ["x", "w_float"], ["y"], pads=[1, 1, 1, 1]),
+    ]
+    graph = helper.make_graph(
+        nodes,
+        "qdq",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, 8, 8])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, out_ch, 8, 8])],
+        init,
+    )
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+
+
+def _dequantized(model) -> np.ndarray:
+    init = {i.name: numpy_helper.to_array(i) for i in model.graph.initializer}
+    zero = init["w_zero"].astype(np.float32).reshape(-1, 1, 1, 1)
+    scale = init["w_scale"].reshape(-1, 1, 1, 1)
+    return (init["w"].astype(np.float32) - zero) * scale
+
+
+def test_int8_weights_become_uint8_with_the_same_values():
+    rng = np.random.default_rng(0)
+    weight = rng.integers(-127, 128, (4, 3, 3, 3)).astype(np.int8)
+    weight[0, 0, 0, 0], weight[1, 0, 0, 0] = -127, 127  # both ends of the symmetric range
+    model = _qdq_conv(weight, np.zeros(4, np.int8))
+    before = _dequantized(model)
+    assert int8_weights(model) == ["w"]
+    assert unsigned_weights(model) == 1
+    assert int8_weights(model) == []
+    w = numpy_helper.to_array(next(i for i in model.graph.initializer if i.name == "w"))
+    assert w.dtype == np.uint8 and w.min() == 1 and w.max() == 255
+    np.testing.assert_array_equal(_dequantized(model), before)
+    onnx.checker.check_model(model)
+    assert unsigned_weights(model) == 0  # a second pass changes nothing
+
+
+def test_an_asymmetric_int8_weight_is_refused():
+    weight = np.ones((2, 3, 3, 3), np.int8)
+    model = _qdq_conv(weight, np.array([0, 3], np.int8))
+    with pytest.raises(ValueError, match="not symmetric"):
+        unsigned_weights(model)
+
+
+def test_the_command_rewrites_a_file_and_fails_in_one_line_on_a_bad_one(tmp_path, capsys):
+    path = tmp_path / "m.onnx"
+    onnx.save(_qdq_conv(np.ones((2, 3, 3, 3), np.int8), np.zeros(2, np.int8)), str(path))
+    assert main([str(path), str(path)]) == 0
+    assert int8_weights(onnx.load(str(path))) == []
+    bad = tmp_path / "bad.onnx"
+    bad.write_bytes(b"not a model")
+    assert main([str(bad), str(tmp_path / "out.onnx")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith(f"unsigned_weights: cannot read {bad}")
+
+
+@pytest.mark.parametrize("path", [DEFAULT_MODEL, DEFAULT_READER], ids=["detector", "reader"])
+def test_the_committed_models_have_no_int8_weights(path):
+    """int8 weights run a saturating kernel on AVX2-only CPUs (models.unsigned_weights)."""
+    if not path.is_file():
+        pytest.skip(f"{path} not built")
+    model = onnx.load(str(path))
+    assert int8_weights(model) == []
+    assert any(n.op_type == "DequantizeLinear" for n in model.graph.node)  # still quantized
