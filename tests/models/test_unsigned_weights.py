@@ -85,3 +85,27 @@ def test_the_committed_models_have_no_int8_weights(path):
     model = onnx.load(str(path))
     assert int8_weights(model) == []
     assert any(n.op_type == "DequantizeLinear" for n in model.graph.node)  # still quantized
+
+
+def test_quantize_writes_unsigned_weights(tmp_path):
+    """``models.quantize`` ends with the rewrite: a model it quantizes runs no U8S8 kernel."""
+    from models.quantize import quantize
+
+    rng = np.random.default_rng(1)
+    weight = numpy_helper.from_array(rng.normal(size=(4, 3, 3, 3)).astype(np.float32), "w")
+    graph = helper.make_graph(
+        [helper.make_node("Conv", ["image", "w"], ["y"], pads=[1, 1, 1, 1])],
+        "float",
+        [helper.make_tensor_value_info("image", TensorProto.FLOAT, [1, 3, 8, 8])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 4, 8, 8])],
+        [weight],
+    )
+    source, out = tmp_path / "float.onnx", tmp_path / "int8.onnx"
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]), str(source))
+    inputs = [rng.random((1, 3, 8, 8), np.float32) for _ in range(4)]
+    quantize(source, out, inputs, float_nodes=())
+    model = onnx.load(str(out))
+    assert int8_weights(model) == []
+    dq = [n for n in model.graph.node if n.op_type == "DequantizeLinear"]
+    init = {i.name: numpy_helper.to_array(i) for i in model.graph.initializer}
+    assert any(n.input[0] in init and init[n.input[0]].dtype == np.uint8 for n in dq)
