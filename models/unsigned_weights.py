@@ -25,31 +25,34 @@ ZERO_POINT = 128
 
 def unsigned_weights(model) -> int:
     """Turn every int8 weight initializer that feeds a ``DequantizeLinear`` with zero point 0 into
-    uint8 with zero point 128, in place on ``model`` (an ``onnx.ModelProto``). Returns how many;
-    ValueError for an int8 weight with another zero point (an asymmetric one has no lossless
-    uint8 form in range)."""
+    uint8 with zero point 128, in place on ``model`` (an ``onnx.ModelProto``). Returns how many.
+    Every node reading such a weight is checked before anything changes (a weight or a zero point
+    may be shared by several nodes: each is rewritten once); ValueError for an int8 weight with
+    another zero point (an asymmetric one has no lossless uint8 form in range)."""
     from onnx import numpy_helper
 
     init = {i.name: i for i in model.graph.initializer}
-    done: set[str] = set()
+    weights: set[str] = set()
+    zeros: set[str] = set()
     for node in model.graph.node:
-        if node.op_type != "DequantizeLinear" or node.input[0] not in init or node.input[0] in done:
+        if node.op_type != "DequantizeLinear" or node.input[0] not in init:
             continue
-        weight = numpy_helper.to_array(init[node.input[0]])
-        if weight.dtype != np.int8:
+        if numpy_helper.to_array(init[node.input[0]]).dtype != np.int8:
             continue
         if len(node.input) < 3 or node.input[2] not in init:
             raise ValueError(f"int8 weight {node.input[0]} has no zero point initializer")
         zero = numpy_helper.to_array(init[node.input[2]])
         if zero.dtype != np.int8 or np.any(zero != 0):
             raise ValueError(f"int8 weight {node.input[0]} is not symmetric (zero point not 0)")
-        shifted = (weight.astype(np.int16) + ZERO_POINT).astype(np.uint8)
-        init[node.input[0]].CopyFrom(numpy_helper.from_array(shifted, node.input[0]))
-        init[node.input[2]].CopyFrom(
-            numpy_helper.from_array(np.full(zero.shape, ZERO_POINT, np.uint8), node.input[2])
-        )
-        done.add(node.input[0])
-    return len(done)
+        weights.add(node.input[0])
+        zeros.add(node.input[2])
+    for name in weights:
+        shifted = (numpy_helper.to_array(init[name]).astype(np.int16) + ZERO_POINT).astype(np.uint8)
+        init[name].CopyFrom(numpy_helper.from_array(shifted, name))
+    for name in zeros:
+        shape = numpy_helper.to_array(init[name]).shape
+        init[name].CopyFrom(numpy_helper.from_array(np.full(shape, ZERO_POINT, np.uint8), name))
+    return len(weights)
 
 
 def int8_weights(model) -> list[str]:

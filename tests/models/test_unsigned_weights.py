@@ -109,3 +109,51 @@ def test_quantize_writes_unsigned_weights(tmp_path):
     dq = [n for n in model.graph.node if n.op_type == "DequantizeLinear"]
     init = {i.name: numpy_helper.to_array(i) for i in model.graph.initializer}
     assert any(n.input[0] in init and init[n.input[0]].dtype == np.uint8 for n in dq)
+
+
+def _two_convs(shared_weight: bool):
+    """Two QDQ convolutions sharing one zero point (``shared_weight``: and one int8 weight read by
+    both, each with its own zero point name)."""
+    rng = np.random.default_rng(2)
+    w = [rng.integers(-127, 128, (2, 3, 3, 3)).astype(np.int8) for _ in range(2)]
+    init = [numpy_helper.from_array(w[0], "w1"), numpy_helper.from_array(w[1], "w2")]
+    init += [numpy_helper.from_array(np.full(2, 0.02, np.float32), "s")]
+    init += [
+        numpy_helper.from_array(np.zeros(2, np.int8), "z"),
+        numpy_helper.from_array(np.zeros(2, np.int8), "z2"),
+    ]
+    second = ["w1", "s", "z2"] if shared_weight else ["w2", "s", "z"]
+    nodes = [
+        helper.make_node("DequantizeLinear", ["w1", "s", "z"], ["f1"], axis=0),
+        helper.make_node("DequantizeLinear", second, ["f2"], axis=0),
+        helper.make_node("Conv", ["x", "f1"], ["y1"], pads=[1, 1, 1, 1]),
+        helper.make_node("Conv", ["x", "f2"], ["y2"], pads=[1, 1, 1, 1]),
+    ]
+    graph = helper.make_graph(
+        nodes,
+        "two",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, 8, 8])],
+        [helper.make_tensor_value_info(y, TensorProto.FLOAT, [1, 2, 8, 8]) for y in ("y1", "y2")],
+        init,
+    )
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+
+
+@pytest.mark.parametrize("shared_weight", [False, True], ids=["shared zero point", "shared weight"])
+def test_shared_weights_and_zero_points_are_rewritten_once(shared_weight):
+    import onnxruntime as ort
+
+    model = _two_convs(shared_weight)
+    x = np.random.default_rng(3).random((1, 3, 8, 8), np.float32)
+
+    def run(m):
+        options = ort.SessionOptions()
+        options.add_session_config_entry("session.disable_quant_qdq", "1")  # float: exact reference
+        return ort.InferenceSession(m.SerializeToString(), options).run(None, {"x": x})
+
+    before = run(model)
+    assert unsigned_weights(model) == (1 if shared_weight else 2)
+    onnx.checker.check_model(model, full_check=True)
+    assert int8_weights(model) == []
+    for a, b in zip(before, run(model), strict=True):
+        np.testing.assert_array_equal(a, b)

@@ -258,3 +258,15 @@ def test_clips_the_plan_does_not_hold_are_refused_in_one_line(tmp_path, capsys):
         err = capsys.readouterr().err.strip().splitlines()
         assert err == [f"evaluate_set: {tmp_path / 'plan.json'}: not clips of this plan: gone, nope"]
     assert not (tmp_path / "clips").exists()
+
+
+def test_quick_and_clips_are_alternatives(tmp_path, capsys):
+    import pytest
+
+    import tracker.evaluate_set as es
+
+    for command in ("render", "score"):
+        with pytest.raises(SystemExit) as stop:
+            es.main([command, str(tmp_path), "--quick", "--clips", "c0"])
+        assert stop.value.code == 2
+        assert "not allowed with argument" in capsys.readouterr().err
