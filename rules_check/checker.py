@@ -44,7 +44,15 @@ READINGS = frozenset(
 #: keeps reading those tiles and corrects a misread with a ``retract`` (most within a few
 #: seconds), so from a camera such an alert waits for its readings to settle. Each of their check
 #: modules has ``still_found(evidence)``: the finding on the events as read again.
-SETTLING = frozenset({"invalid_meld", "kuikae", "meld_orientation", ("illegal_call", "chi_not_kamicha")})
+SETTLING = frozenset(
+    {
+        "invalid_meld",
+        "kuikae",
+        "meld_orientation",
+        ("illegal_call", "chi_not_kamicha"),
+        ("river_layout", "sideways"),
+    }
+)
 STILL_FOUND = {m.CODE: m.still_found for m in MODULES if hasattr(m, "still_found")}
 #: frames (3 s at 30 fps) a face-reading alert is held (DESIGN.md matches alerts by their evidence
 #: frame, which the hold keeps; the referee sees it this much later)
@@ -240,4 +248,18 @@ def _evidence(event, alert: Alert, state: TableState, before: list) -> dict:
         calls = [e for e in before if e.type in ("chi", "pon") and e.actor == alert.seat]
         if calls:
             out[event_key(calls[-1])] = as_corrected(calls[-1], before)
+    if alert.code == "river_layout":  # (held: its stray-sideways case, the one that settles)
+        declared = _declaration_reading(before, alert.seat)
+        if declared is not None:
+            out[event_key(declared)] = declared
     return out
+
+
+def _declaration_reading(before: list, seat: int):
+    """The discard that took the sideways place of ``seat``'s last reach, if any: a sideways tile
+    judged stray rests on it (the camera may have read the declaration tile twice, the first time
+    one place off, and take that reading back: then the later one was the declaration tile)."""
+    reach = max((i for i, e in enumerate(before) if e.type == "reach" and e.actor == seat), default=None)
+    if reach is None:
+        return None
+    return next((e for e in before[reach + 1 :] if e.type == "dahai" and e.actor == seat), None)

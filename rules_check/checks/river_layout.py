@@ -12,7 +12,10 @@ reported: from a camera that is what a discard it missed, or one it saw twice, l
 a gap in a river cannot be told from a missed discard. A seventh tile in a row can, when the
 record agrees that its row was full and the next empty. Neither case is judged on a doubled
 reading (the same seat's second discard with no other play between: a tile of that river seen
-twice, e.g. one the camera lost track of and found again).
+twice, e.g. one the camera lost track of and found again). From a camera a stray sideways tile
+waits for the readings to settle (``rules_check.checker.SETTLING``): a riichi declaration tile
+read one place on, after the first reading of it, is a second discard with no reach left to explain
+it until the first reading is taken back.
 """
 
 from __future__ import annotations
@@ -22,6 +25,13 @@ from tracker.table import layout
 
 CODE = "river_layout"
 ARTICLES = {"mleague": "M-League ch.3 §10", "riichi": "004 六.6.2", "mcr": "003 行牌规定 四"}
+
+
+def still_found(evidence: list) -> bool:
+    """A discard's face read again does not move it or turn it: still found. (A sideways tile
+    judged stray also rests on the reading of its seat's declaration tile: that reading taken
+    back drops it, ``rules_check.checker``.)"""
+    return True
 
 
 def _doubled(situation: Situation, event) -> bool:

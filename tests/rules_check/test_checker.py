@@ -178,3 +178,41 @@ def test_every_settling_finding_can_be_judged_again():
 
     codes = {k if isinstance(k, str) else k[0] for k in SETTLING}
     assert codes <= set(STILL_FOUND)
+
+
+def _declaration_read_twice() -> list:
+    """Seat 0 declares riichi; the camera reads its sideways 3p at (1, 0) at frame 30, seat 1
+    discards, then reads the same tile again one place on at (1, 1), at frame 50."""
+    return framed(
+        seen_opening("1p", ev.RiverPlacement(row=0, col=5, sideways=False))
+        + [
+            ev.Reach(actor=0),
+            ev.Dahai(actor=0, pai="3p", tsumogiri=False, slot=ev.RiverPlacement(row=1, col=0, sideways=True)),
+            ev.Tsumo(actor=1, pai="?"),
+            ev.Dahai(actor=1, pai="6m", tsumogiri=False, slot=SEEN_SLOT),
+            ev.Dahai(actor=0, pai="3p", tsumogiri=False, slot=ev.RiverPlacement(row=1, col=1, sideways=True)),
+        ]
+    )
+
+
+def test_a_riichi_tile_read_twice_is_not_a_stray_once_the_first_reading_is_taken_back():
+    events = _declaration_read_twice()
+    assert [e.type for e in events[-5:]] == ["reach", "dahai", "tsumo", "dahai", "dahai"]
+    checker = RulesChecker(MLEAGUE)
+    for e in events:
+        checker.feed(e)
+    assert [(a.code, a.seat) for a in checker.held] == [("river_layout", 0)] and checker.alerts == []
+    first = events[-4]
+    checker.feed(ev.Retract(target_type="dahai", target_frame=first.frame, actor=0, frame=first.frame + 40))
+    assert checker.held == [] and [a.code for a in checker.withdrawn] == ["river_layout"]
+    assert checker.release() == []
+
+
+def test_a_stray_sideways_tile_whose_riichi_reading_stands_is_said_after_the_hold():
+    events = _declaration_read_twice()
+    checker = RulesChecker(MLEAGUE)
+    for e in events:
+        checker.feed(e)
+    (alert,) = checker.feed(_later(events[-1].frame + SETTLE_FRAMES))
+    assert (alert.code, alert.seat, alert.frame) == ("river_layout", 0, events[-1].frame)
+    assert "sideways without a riichi" in alert.message
