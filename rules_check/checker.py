@@ -54,6 +54,9 @@ SETTLING = frozenset(
     }
 )
 STILL_FOUND = {m.CODE: m.still_found for m in MODULES if hasattr(m, "still_found")}
+#: a held alert may also rest on an earlier event of the kyoku: its module's ``rests_on(before,
+#: seat)`` names it (as first emitted), and its correction or taking back judges the alert again
+RESTS_ON = {m.CODE: m.rests_on for m in MODULES if hasattr(m, "rests_on")}
 #: frames (3 s at 30 fps) a face-reading alert is held (DESIGN.md matches alerts by their evidence
 #: frame, which the hold keeps; the referee sees it this much later)
 SETTLE_FRAMES = 90
@@ -235,8 +238,9 @@ class RulesChecker:
 
 def _evidence(event, alert: Alert, state: TableState, before: list) -> dict:
     """The events ``alert`` rests on, by their key as first emitted, as the check judged them:
-    ``event``, or for a correction the event it names, corrected; for a kuikae also the call
-    before its discard, with the corrections made to it by then."""
+    ``event``, or for a correction the event it names, corrected; and the earlier event its check
+    module says it rests on (``RESTS_ON``: a kuikae's call, a stray sideways tile's declaration
+    reading)."""
     out = {}
     if event.type == "retract":
         target = named_event(event, state.kyoku_events)
@@ -244,22 +248,8 @@ def _evidence(event, alert: Alert, state: TableState, before: list) -> dict:
             out[event.names] = corrected(target, event)
     else:
         out[event_key(event)] = event
-    if alert.code == "kuikae":
-        calls = [e for e in before if e.type in ("chi", "pon") and e.actor == alert.seat]
-        if calls:
-            out[event_key(calls[-1])] = as_corrected(calls[-1], before)
-    if alert.code == "river_layout":  # (held: its stray-sideways case, the one that settles)
-        declared = _declaration_reading(before, alert.seat)
-        if declared is not None:
-            out[event_key(declared)] = declared
+    rests_on = RESTS_ON.get(alert.code)
+    earlier = rests_on(before, alert.seat) if rests_on is not None else None
+    if earlier is not None:  # keyed as first emitted, judged as corrected by then
+        out[event_key(earlier)] = as_corrected(earlier, before)
     return out
-
-
-def _declaration_reading(before: list, seat: int):
-    """The discard that took the sideways place of ``seat``'s last reach, if any: a sideways tile
-    judged stray rests on it (the camera may have read the declaration tile twice, the first time
-    one place off, and take that reading back: then the later one was the declaration tile)."""
-    reach = max((i for i, e in enumerate(before) if e.type == "reach" and e.actor == seat), default=None)
-    if reach is None:
-        return None
-    return next((e for e in before[reach + 1 :] if e.type == "dahai" and e.actor == seat), None)

@@ -27,6 +27,17 @@ CODE = "river_layout"
 ARTICLES = {"mleague": "M-League ch.3 §10", "riichi": "004 六.6.2", "mcr": "003 行牌规定 四"}
 
 
+def rests_on(before: list, seat: int):
+    """The discard that took the sideways place of ``seat``'s last reach, if any: a sideways tile
+    judged stray rests on it (the camera may have read the declaration tile twice, the first time
+    one place off, and take that reading back: then the later one was the declaration tile). Only
+    the stray-sideways case is held (``SETTLING``), so only it is judged on this."""
+    reach = max((i for i, e in enumerate(before) if e.type == "reach" and e.actor == seat), default=None)
+    if reach is None:
+        return None
+    return next((e for e in before[reach + 1 :] if e.type == "dahai" and e.actor == seat), None)
+
+
 def still_found(evidence: list) -> bool:
     """A discard's face read again does not move it or turn it: still found. (A sideways tile
     judged stray also rests on the reading of its seat's declaration tile: that reading taken
