@@ -83,7 +83,15 @@ def main(argv: list[str] | None = None) -> int:
         first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
         print(f"unsigned_weights: cannot read {args.model}: {first}", file=sys.stderr)
         return 2
-    onnx.save(model, str(args.out))
+    # written beside the target, then renamed: an in-place rewrite never leaves half a model
+    partial = args.out.with_name(args.out.name + ".partial")
+    try:
+        onnx.save(model, str(partial))
+        partial.replace(args.out)
+    except OSError as err:
+        partial.unlink(missing_ok=True)
+        print(f"unsigned_weights: cannot write {args.out}: {err.strerror or err}", file=sys.stderr)
+        return 2
     print(f"{count} weights made unsigned -> {args.out}")
     return 0
 

@@ -157,3 +157,14 @@ def test_shared_weights_and_zero_points_are_rewritten_once(shared_weight):
     assert int8_weights(model) == []
     for a, b in zip(before, run(model), strict=True):
         np.testing.assert_array_equal(a, b)
+
+
+def test_an_unwritable_output_fails_in_one_line_and_leaves_the_input(tmp_path, capsys):
+    path = tmp_path / "m.onnx"
+    onnx.save(_qdq_conv(np.ones((2, 3, 3, 3), np.int8), np.zeros(2, np.int8)), str(path))
+    before = path.read_bytes()
+    target = tmp_path / "missing" / "out.onnx"
+    assert main([str(path), str(target)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [f"unsigned_weights: cannot write {target}: No such file or directory"]
+    assert path.read_bytes() == before and not target.exists()
