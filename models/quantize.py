@@ -25,6 +25,8 @@ from pathlib import Path
 
 import numpy as np
 
+from vision.detector import first_line
+
 CALIBRATION_SIDE = 384
 FLOAT_NODES = ("/head/Conv",)
 
@@ -136,8 +138,7 @@ def main(argv: list[str] | None = None) -> int:
         else:
             quantize(args.model, args.out, inputs)
     except Exception as err:  # onnx / onnxruntime raise many types for a model they cannot read
-        first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
-        return _fail(f"cannot quantize {args.model}: {first}")
+        return _fail(f"cannot quantize {args.model}: {first_line(err)}")
     print(f"wrote {args.out}")
     return 0
 

@@ -20,6 +20,8 @@ from pathlib import Path
 
 import numpy as np
 
+from vision.detector import first_line
+
 ZERO_POINT = 128
 
 
@@ -80,8 +82,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"unsigned_weights: {args.model}: {err}", file=sys.stderr)
         return 2
     except Exception as err:  # onnx raises its own types for a file it cannot parse
-        first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
-        print(f"unsigned_weights: cannot read {args.model}: {first}", file=sys.stderr)
+        print(f"unsigned_weights: cannot read {args.model}: {first_line(err)}", file=sys.stderr)
         return 2
     # written beside the target, then renamed: an in-place rewrite never leaves half a model
     partial = args.out.with_name(args.out.name + ".partial")

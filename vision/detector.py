@@ -25,6 +25,13 @@ _ANGLES = np.asarray(ANGLES, dtype=np.int64)
 MIN_TILE_PX, MAX_TILE_PX = 8.0, 256.0
 
 
+def first_line(err: BaseException) -> str:
+    """An exception's message cut to its first line (libraries such as onnx and onnxruntime raise
+    many-line ones), or its type's name when it has none: for one-line errors."""
+    text = str(err).strip()
+    return text.splitlines()[0] if text else type(err).__name__
+
+
 class ModelError(Exception):
     """The model file is missing or cannot be loaded; the message names the file."""
 
@@ -114,8 +121,7 @@ def load_session(model_path: Path, threads: int):
     try:
         return ort.InferenceSession(str(model_path), options, providers=["CPUExecutionProvider"])
     except Exception as err:  # onnxruntime raises several types for a bad file
-        first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
-        raise ModelError(f"cannot load model {model_path}: {first}") from None
+        raise ModelError(f"cannot load model {model_path}: {first_line(err)}") from None
 
 
 def net_input(image: np.ndarray, tile_px: float) -> tuple[np.ndarray, float]:
