@@ -28,13 +28,16 @@ def file_md5(path: str | Path) -> str:
 
 
 def detector_identity(detector) -> str:
-    """The md5s of a ``TileDetector``'s model and reader files and its decoding settings."""
+    """The md5s of a ``TileDetector``'s model and reader files and its decoding settings (a setting
+    at its default is left out, so caches made before it existed still match)."""
     parts = [file_md5(detector.model_path)]
     if detector.reader is not None:
         parts.append(file_md5(detector.reader.model_path))
     parts.append(f"threshold={detector.threshold} reader_weight={detector.reader_weight}")
     if detector.reader is not None and detector.reader.turns != 1:
         parts.append(f"reader_turns={detector.reader.turns}")
+    if getattr(detector, "absent_classes", ()):
+        parts.append("absent=" + ",".join(detector.absent_classes))
     return " ".join(parts)
 
 

@@ -42,7 +42,9 @@ class TileDetector:
     ``threshold``: minimum centre score for a tile. ``threads``: onnxruntime intra-op threads.
     ``reader_path``: the reader model that re-reads face-up tiles (``vision.reader``); None: the
     net's classes alone. ``reader_turns``: how many quarter-turned looks the reader takes at each
-    tile (``TileReader``).
+    tile (``TileReader``). ``absent_classes``: faces the game's tile set has none of (the bonus
+    tiles under Japanese rules, red fives under MCR); a tile is never read as one, its class is
+    the likeliest of the others (probabilities renormalised over them).
     """
 
     def __init__(
@@ -53,8 +55,11 @@ class TileDetector:
         reader_path: str | Path | None = DEFAULT_READER,
         reader_weight: float = 0.5,
         reader_turns: int = READER_TURNS,
+        absent_classes: tuple[str, ...] = (),
     ) -> None:
         self.model_path = Path(model_path)
+        self.absent_classes = tuple(absent_classes)
+        self._absent = np.array([class_id(c) for c in self.absent_classes], np.int64)
         self.threshold = threshold
         self.session = load_session(self.model_path, threads)
         self.input_name = self.session.get_inputs()[0].name
@@ -76,7 +81,14 @@ class TileDetector:
         x, scale = self.prepare(image, tile_px)
         peaks, cls, size, offset, orient = self.session.run(None, {self.input_name: x})
         found, probs = decode(
-            peaks[0, 0], cls[0], size[0], offset[0], orient[0], self.threshold, self.class_logits
+            peaks[0, 0],
+            cls[0],
+            size[0],
+            offset[0],
+            orient[0],
+            self.threshold,
+            self.class_logits,
+            self._absent,
         )
         h, w = image.shape[:2]
         boxes = np.clip(found.boxes / np.float32(scale), 0, [w, h, w, h]).astype(np.float32)
@@ -95,6 +107,7 @@ class TileDetector:
         w = self.reader_weight
         log_p = (1 - w) * np.log(net_probs[up] + 1e-6) + w * np.log(reader_probs + 1e-6)
         log_p[:, _FACE_DOWN] = -np.inf  # the net found a face here; which face is the question
+        log_p[:, self._absent] = -np.inf
         p = np.exp(log_p - log_p.max(axis=1, keepdims=True))
         p /= p.sum(axis=1, keepdims=True)
         ids = p.argmax(axis=1)
@@ -149,12 +162,14 @@ def decode(
     orient: np.ndarray,
     threshold: float,
     class_logits: bool = True,
+    absent: np.ndarray | None = None,
 ) -> tuple[TileDetections, np.ndarray]:
     """Net maps of one image -> (TileDetections in net-input px, class probabilities (N, C)).
 
     ``peaks`` (h, w) local-maximum scores, ``cls`` (C, h, w) logits (probabilities when
     ``class_logits`` is false), ``size`` (2, h, w) px, ``offset`` (2, h, w) in cells, ``orient``
-    (4, h, w) logits or probabilities (only the argmax is used).
+    (4, h, w) logits or probabilities (only the argmax is used). ``absent``: class ids no tile can
+    be; their probability is moved to the others in proportion (the posterior given the set).
     """
     ys, xs = np.nonzero(peaks > threshold)
     if not len(ys):
@@ -164,6 +179,10 @@ def decode(
     if class_logits:  # softmax over the peak cells only
         probs = np.exp(probs - probs.max(axis=0))
         probs /= probs.sum(axis=0)
+    if absent is not None and len(absent):
+        probs = probs.copy()
+        probs[absent] = 0.0
+        probs /= np.maximum(probs.sum(axis=0), 1e-12)
     ids = probs.argmax(axis=0)
     cx = (xs + offset[0, ys, xs]) * STRIDE
     cy = (ys + offset[1, ys, xs]) * STRIDE

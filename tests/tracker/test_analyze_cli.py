@@ -6,6 +6,7 @@ from fractions import Fraction
 
 import av
 import numpy as np
+import pytest
 
 from tracker.cli import main
 
@@ -54,6 +55,20 @@ def test_the_reader_options_reach_the_detector():
         assert reader_choice(parser.parse_args(command)) == DEFAULT_READER
         assert reader_choice(parser.parse_args([*command, "--no-reader"])) is None
         assert str(reader_choice(parser.parse_args([*command, "--reader", "r.onnx"]))) == "r.onnx"
+
+
+def test_the_rules_tile_set_reaches_the_detector():
+    from tracker.commands.analyze import _load_detector
+    from tracker.tiles import BONUS, RED_FIVES
+    from vision.detector import DEFAULT_MODEL
+
+    if not DEFAULT_MODEL.is_file():
+        pytest.skip(f"{DEFAULT_MODEL} not built yet")
+    # Japanese sets hold no flowers or seasons and MCR sets no red fives: never read as such
+    assert _load_detector(None, None, 1, "mleague").absent_classes == BONUS
+    assert _load_detector(None, None, 1, "riichi").absent_classes == BONUS
+    assert _load_detector(None, None, 1, "mcr").absent_classes == RED_FIVES
+    assert _load_detector(None, None, 1).absent_classes == ()
 
 
 def test_no_table_in_view_fails_clearly(tmp_path, capsys):
@@ -108,7 +123,7 @@ def test_cut_video_writes_what_it_saw_then_fails_in_one_line(tmp_path, capsys, m
     cut = tmp_path / "cut.mp4"
     cut.write_bytes(whole.read_bytes()[: int(whole.stat().st_size * 0.4)])
 
-    monkeypatch.setattr(analyze, "_load_detector", lambda model, reader=None, turns=1: _NoTiles())
+    monkeypatch.setattr(analyze, "_load_detector", lambda model, reader=None, turns=1, rules=None: _NoTiles())
     monkeypatch.setattr("vision.detection_cache.detector_identity", lambda detector: "no tiles")
     out = tmp_path / "out"
     # a detections cache that cannot be written (a directory) is one line, and loses nothing

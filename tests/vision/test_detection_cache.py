@@ -107,3 +107,10 @@ def test_the_identity_names_the_readers_looks_when_more_than_one():
     one = detector_identity(TileDetector(reader_turns=1))
     four = detector_identity(TileDetector(reader_turns=4))
     assert "reader_turns" not in one and four == one + " reader_turns=4"  # old caches stay valid for 1
+
+
+@pytest.mark.skipif(not DEFAULT_MODEL.is_file(), reason=f"{DEFAULT_MODEL} not built yet")
+def test_the_identity_names_the_faces_never_read():
+    every = detector_identity(TileDetector())
+    no_bonus = detector_identity(TileDetector(absent_classes=("flower1", "season1")))
+    assert no_bonus == every + " absent=flower1,season1"  # caches made reading every face stay valid

@@ -45,6 +45,46 @@ def test_decode_softmaxes_class_logits_at_the_peaks_only():
     assert conf == pytest.approx(0.8 * 0.75, rel=1e-5)
 
 
+def test_decode_never_answers_a_class_the_set_has_none_of():
+    peaks, cls, size, offset, orient = _maps()
+    cls[:] = 0.0
+    peaks[4, 4] = 0.8
+    cls[class_id("season1"), 4, 4], cls[class_id("W"), 4, 4] = 0.6, 0.3
+    cls[class_id("E"), 4, 4] = 0.1
+    absent = np.array([class_id("season1")])
+    det, probs = decode(peaks, cls, size, offset, orient, 0.3, class_logits=False, absent=absent)
+    assert det.codes.tolist() == ["W"]
+    # what the set does not hold shares its probability out in proportion: W 0.3 / 0.4
+    assert probs[0, class_id("season1")] == 0 and probs[0].sum() == pytest.approx(1)
+    assert det.confidence[0] == pytest.approx(0.8 * 0.75)
+    assert decode(peaks, cls, size, offset, orient, 0.3, class_logits=False)[0].codes.tolist() == ["season1"]
+
+
+@pytest.mark.skipif(not DEFAULT_MODEL.is_file(), reason=f"{DEFAULT_MODEL} not built yet")
+def test_the_reread_never_answers_a_class_the_set_has_none_of():
+    from types import SimpleNamespace
+
+    from tracker.tiles import BONUS
+    from vision.detections import TileDetections
+
+    found = TileDetections(
+        np.array([[0, 0, 20, 27]], np.float32),
+        np.array([class_id("W")]),
+        np.zeros(1, np.int64),
+        np.ones(1, bool),
+        np.array([0.4], np.float32),
+    )
+    net = np.full((1, NUM_CLASSES), 0.01, np.float32)
+    net[0, class_id("W")], net[0, class_id("season1")] = 0.4, 0.4
+    looks = np.full((1, NUM_CLASSES), 0.01, np.float32)
+    looks[0, class_id("season1")], looks[0, class_id("W")] = 0.7, 0.2
+    image = np.zeros((40, 40, 3), np.uint8)
+    for absent, want in (((), "season1"), (BONUS, "W")):
+        detector = TileDetector(absent_classes=absent)
+        detector.reader = SimpleNamespace(read=lambda image, boxes: (None, looks, None))
+        assert detector._reread(image, found, net).codes.tolist() == [want]
+
+
 def test_decode_nothing():
     det, probs = decode(*_maps(), threshold=0.3)
     assert len(det) == 0 and probs.shape == (0, NUM_CLASSES)

@@ -16,15 +16,23 @@ from vision.reader_options import (
 SAMPLE_CLIP = Path(__file__).resolve().parents[1] / "samples" / "demo-kyoku" / "video.mp4"
 
 
-def _load_detector(model: str | None, reader: Path | None = DEFAULT_READER, turns: int = READER_TURNS):
+def _load_detector(
+    model: str | None,
+    reader: Path | None = DEFAULT_READER,
+    turns: int = READER_TURNS,
+    rules: str | None = None,
+):
     """``reader``: the tile reader's file, None for the net alone (``--reader`` / ``--no-reader``);
-    ``turns``: its looks at each tile (``--reader-turns``)."""
+    ``turns``: its looks at each tile (``--reader-turns``); ``rules``: the ruleset whose tile set
+    is on the table: faces it has none of are never read (``TableRules.absent_tiles``; None: any)."""
     from tracker.commands import CommandError
+    from tracker.table.layout import RULES_BY_NAME
     from vision.detector import DEFAULT_MODEL, ModelError, TileDetector
 
     path = Path(model) if model else DEFAULT_MODEL
     try:
-        return TileDetector(path, threads=1, reader_path=reader, reader_turns=turns)
+        absent = RULES_BY_NAME[rules].absent_tiles if rules else ()
+        return TileDetector(path, threads=1, reader_path=reader, reader_turns=turns, absent_classes=absent)
     except ModelError as err:
         hint = "pass --no-reader" if reader is not None and str(reader) in str(err) else "pass --model FILE"
         raise CommandError(f"{err} ({hint})") from None
@@ -60,7 +68,7 @@ def run_analyze(
     except VideoError as err:
         raise CommandError(str(err)) from None
     calibration = _calibration(video_path, calib)
-    detector = _load_detector(model, reader, turns)
+    detector = _load_detector(model, reader, turns, rules)
     if detections_cache:
         from vision.detection_cache import CachedDetector, detector_identity
 

@@ -49,7 +49,7 @@ def _tracker_factory(args: argparse.Namespace):
         )
     from vision.reader_options import reader_choice, reader_turns
 
-    detector = _load_detector(args.model, reader_choice(args), reader_turns(args))
+    detector = _load_detector(args.model, reader_choice(args), reader_turns(args), args.rules)
     calibration = _calibration(args.source, args.calib)
     config = TrackerConfig(rules=args.rules)
     return lambda: TableTracker(calibration, detector, config)

@@ -11,6 +11,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from tracker.tiles import BONUS, RED_FIVES
+
 RIVER_ROW = 6  # discards per river row
 
 # offset of the target seat from the caller -> index of the sideways tile in the meld
@@ -31,11 +33,14 @@ class TableRules(BaseModel):
     dead_wall: int = 14  # tiles kept back for kan replacements and indicators
     stacks_per_side: int = 17  # wall length in front of each player, two tiles high
     ankan_face_down: Literal["middle", "ends"] = "middle"
+    # faces the set has none of, which no tile is read as: Japanese sets have no flowers or
+    # seasons, MCR sets no red fives
+    absent_tiles: tuple[str, ...] = BONUS
 
 
 MLEAGUE = TableRules()
 RIICHI = TableRules()
-MCR = TableRules(tiles=144, dead_wall=0, stacks_per_side=18, ankan_face_down="ends")
+MCR = TableRules(tiles=144, dead_wall=0, stacks_per_side=18, ankan_face_down="ends", absent_tiles=RED_FIVES)
 
 RULES_BY_NAME = {"mleague": MLEAGUE, "riichi": RIICHI, "mcr": MCR}
 
