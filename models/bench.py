@@ -25,6 +25,7 @@ import cv2
 import numpy as np
 
 from models.evaluate import PEER_RUNNER
+from tracker.figures import measured_on
 from vision.reader_options import add_reader_argument, reader_choice, reader_turns
 
 SAMPLE_CLIP = Path(__file__).resolve().parents[1] / "tracker" / "samples" / "demo-kyoku" / "video.mp4"
@@ -75,6 +76,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     source = str(args.image) if args.image else f"{SAMPLE_CLIP} frame {SAMPLE_FRAME} rectified"
     report: dict[str, object] = {"image": source, "size": [1024, 1024], "runs": args.runs}
+    report["measured_on"] = measured_on()
     for tile_px in sizes:
         for _ in range(3):
             detector.detect(image, tile_px)

@@ -13,6 +13,7 @@ import resource
 import sys
 import time
 
+from tracker.figures import measured_on
 from vision.reader_options import add_reader_argument, reader_choice, reader_turns
 
 
@@ -75,6 +76,7 @@ def main(argv: list[str] | None = None) -> int:
         "table_reads": result.reads,
         "hand_looks": tracker.hand_looks,
         "max_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+        "measured_on": measured_on(),
     }
     print(json.dumps(out))
     return 0

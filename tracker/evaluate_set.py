@@ -38,6 +38,7 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from datasets.synth.faults import KINDS
+from tracker.figures import environment_text, measured_on
 from vision.detection_cache import file_md5
 from vision.reader_options import (
     DEFAULT_READER,
@@ -727,7 +728,8 @@ def markdown(result: dict) -> str:
         )
         + f"{meta['frames']} frames scored, {meta['date']}; analysed on commit(s) "
         + ", ".join(meta.get("code_versions", []))
-        + ".",
+        + "."
+        + (f" Scored on {environment_text(meta['scored_on'])}." if meta.get("scored_on") else ""),
         "",
         "| group | clips | kyoku | "
         + " | ".join(label for _, label in SHARES)
@@ -859,6 +861,7 @@ def cmd_score(args) -> int:
             "frames": sum(c["frames"] for c in scored if not c["failed"]),
             "failed": [c["name"] for c in scored if c["failed"]],
             "code_versions": sorted({str(c["code"]) for c in scored}),
+            "scored_on": measured_on(),  # (the analyses ran where this did, unless copied in)
             "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
         },
         "aggregate": aggregate([c for c in scored if not c["failed"]]),

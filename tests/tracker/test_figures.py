@@ -13,3 +13,21 @@ def test_figures_without_a_path_only_print(tmp_path, capsys):
     emit_figures({"n": 1}, None)
     assert json.loads(capsys.readouterr().out) == {"n": 1}
     assert list(tmp_path.iterdir()) == []
+
+
+def test_measured_on_names_the_cpu_flags_that_change_integer_kernels(tmp_path):
+    from tracker.figures import environment_text, measured_on
+
+    cpuinfo = tmp_path / "cpuinfo"
+    cpuinfo.write_text(
+        "processor\t: 0\nmodel name\t: Some CPU 9000\nflags\t\t: fpu sse2 avx2 avx512f avx512_vnni\n"
+        "processor\t: 1\nmodel name\t: Some CPU 9000\nflags\t\t: fpu sse2 avx2 avx512f avx512_vnni\n"
+    )
+    env = measured_on(cpuinfo)
+    assert env["cpu"] == {"model": "Some CPU 9000", "flags": ["avx2", "avx512f", "avx512_vnni"]}
+    assert env["libraries"]["numpy"] and env["libraries"]["onnxruntime"]  # installed with mjmon
+    cpuinfo.write_text("model name\t: Old CPU\nflags\t\t: fpu sse2\n")
+    assert "Old CPU (flags none of avx2 avx512f avx512_vnni avx_vnni)" in environment_text(
+        measured_on(cpuinfo)
+    )
+    assert "flags unknown" in environment_text(measured_on(tmp_path / "absent"))
