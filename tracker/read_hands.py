@@ -282,15 +282,16 @@ class HandReader:
             k.hand_run[e] += 1
         else:
             k.hand_run[e], k.hand_seen[e], k.hand_since[e] = 1, (count, apart), self._frame
-        # a tile apart at the right of the hand whose turn it is to draw: the draw, seen as it
-        # happens (a count one up alone is too often the detector's noise). Only the seat whose
-        # turn it is: a take out of turn (先摸, a dead hand) is claimed on firmer evidence, at the
-        # discard it beat (``_early_draw``); a count one up now and then beside another seat's
-        # turn is a stray detection at the row's end. The row beside it may be a tile short (a
-        # staged 小相公 holding its draw, or a tile the detector missed at the row's left end):
-        # still the draw, and the count is then judged against the record after it
+        # a tile apart at the right of the hand whose turn it is to draw, or a whole row one tile
+        # longer than the record's (the drawn tile set down against the row): the draw, seen as
+        # it happens. Only the seat whose turn it is: a take out of turn (先摸, a dead hand) is
+        # claimed on firmer evidence, at the discard it beat (``_early_draw``); a count one up
+        # now and then beside another seat's turn is a stray detection at the row's end. The row
+        # beside a tile apart may be a tile short (a staged 小相公 holding its draw, or a tile
+        # the detector missed at the row's left end): still the draw, and the count is then
+        # judged against the record after it
         draw = (
-            apart
+            (apart or count == expected + 1)
             and not k.drew[e]
             and expected % 3 == 1
             and count in (expected, expected + 1)
@@ -298,9 +299,10 @@ class HandReader:
             and not _seen_before_last_discard(k, k.hand_since[e], e)
         )
         # a row as the record has it (no drawn tile apart: no draw to read from it) cannot raise
-        # an alert: one still read reports it; a draw needs ``draw_agree`` reads (a second one is
-        # asked for at once: a quick player discards within a second of play of drawing, and the
-        # count is wanted while the drawn tile stands); a count off the record ``hand_agree``
+        # an alert: one still read reports it; a draw needs ``draw_agree`` reads (if more than one,
+        # the next is asked for at once: a quick player discards within a second of play of
+        # drawing, and the count is wanted while the drawn tile stands); a count off the record
+        # ``hand_agree``
         as_record = count == expected and (not apart or k.drew[e])  # (its draw read already)
         need = 1 if as_record else self.cfg.draw_agree if draw else self.cfg.hand_agree
         if k.hand_run[e] < need:
@@ -373,7 +375,7 @@ class HandReader:
 
     def _start_on_first_draw(self, k: Kyoku, rows: dict[int, RowEvidence], out: list) -> None:
         """A fresh deal whose first draw is seen: one hand of 14 with its drawn tile apart, three
-        of 13, every row whole, on ``draw_agree`` whole-table reads in a row. Only the dealer
+        of 13, every row whole, on ``deal_draw_agree`` whole-table reads in a row. Only the dealer
         draws before the first discard, so that hand names the dealer: the kyoku starts there
         (its first discard would name the same seat a turn later, and the hands stay uncounted
         until then)."""
@@ -387,7 +389,7 @@ class HandReader:
         seen = self._deal_draw if self._deal_draw is not None and self._deal_draw[0] is k else None
         run = seen[2] + 1 if seen is not None and seen[1] == dealer else 1
         self._deal_draw = (k, dealer, run)
-        if run < self.cfg.draw_agree:
+        if run < self.cfg.deal_draw_agree:
             self.gate.confirm(self.cfg.confirm_frames)
             return
         if self.seat0_edge is None:

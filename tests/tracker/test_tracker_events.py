@@ -1439,6 +1439,6 @@ def test_a_hand_as_the_record_has_it_is_reported_on_one_still_read():
     s.read(_rows([first], {}), 10)
     counts = {e.actor: e.count for e in s.events if e.type == "hand_count"}
     assert counts == {0: 13, 1: 13, 2: 13, 3: 13}
-    # a drawn tile apart is a draw to confirm first: not on one read
+    # a drawn tile apart at the seat whose turn it is: the draw, on one read
     s.read(_rows([first], {1: _hand(1, 13, drawn=True)}), 20)
-    assert [e.type for e in s.events if e.frame == 20] == []
+    assert [e.type for e in s.events if e.frame == 20] == ["wall_take", "tsumo", "hand_count"]
