@@ -286,12 +286,15 @@ class HandReader:
         # longer than the record's (the drawn tile set down against the row): the draw, seen as
         # it happens. Only the seat whose turn it is: a take out of turn (先摸, a dead hand) is
         # claimed on firmer evidence, at the discard it beat (``_early_draw``); a count one up
-        # now and then beside another seat's turn is a stray detection at the row's end. The row
-        # beside a tile apart may be a tile short (a staged 小相公 holding its draw, or a tile
-        # the detector missed at the row's left end): still the draw, and the count is then
-        # judged against the record after it
+        # now and then beside another seat's turn is a stray detection at the row's end. Not a
+        # longer row where this hand's last count said contradicted the record: a hand that kept
+        # 14 through its discard (大相公) shows 14 again as its turn comes, and a row counted one
+        # long (the detector's noise) would refute a 小相公 being confirmed (the evaluation set's
+        # two staged ones were found late so). The row beside a tile apart may be a tile short (a
+        # staged 小相公 holding its draw, or a tile the detector missed at the row's left end):
+        # still the draw, and the count is then judged against the record after it
         draw = (
-            (apart or count == expected + 1)
+            (apart or (count == expected + 1 and not _said_off_record(k, e)))
             and not k.drew[e]
             and expected % 3 == 1
             and count in (expected, expected + 1)
@@ -557,6 +560,13 @@ def _with_the_others(rows: HandRows, e: int, spread: float = 0.06) -> bool:
     if whole.sum() < 3:
         return True
     return bool(rows.length[e] <= (1 + spread) * float(np.median(rows.length[whole])))
+
+
+def _said_off_record(k: Kyoku, e: int) -> bool:
+    """Did the last count said of edge ``e``'s hand contradict the record (大相公 / 小相公 being
+    confirmed by the checker)?"""
+    said = k.hand_said[e]
+    return said is not None and said[0] != said[1]
 
 
 def _discarded_last(k: Kyoku, e: int) -> bool:

@@ -260,6 +260,30 @@ def test_a_hand_keeping_its_count_through_its_discard_is_said_again():
     assert after and after[-1][1] == 14
 
 
+def test_a_hand_kept_at_14_is_no_draw_when_its_turn_comes_again():
+    # 大相公 being confirmed: seat 1 kept 14 through its discard, and its row of 14 (no tile
+    # apart) as its next turn comes must not read as that turn's draw: the record would then
+    # agree with the camera and refute the excess the checker is confirming
+    s = _started()
+    _seat1_draws(s, standing=13)
+    rivers = [FIRST, (1, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "9s", False)]
+    excess = {1: _hand(1, 14)}
+    for f in range(30, 30 + TrackerConfig().hand_contra_frames + 10, 5):
+        s.read(_rows(rivers, excess), f)
+    assert _counts(s, 1)[-1][1] == 14  # said against the record's 13
+    frame = 100
+    for edge, code in ((2, "E"), (3, "S"), (0, "W")):  # a round of discards: seat 1 to draw
+        rivers = rivers + [(edge, RIVER, tl.RIVER_LEFT + 13 + 26 * (edge == 0), tl.RIVER_ROW0_V, code, False)]
+        for f in (frame, frame + 1):
+            s.read(_rows(rivers, excess), f)
+        frame += 20
+    assert [e.actor for e in s.events if e.type == "dahai"][-3:] == [2, 3, 0]
+    s.read(_rows(rivers, {1: _hand(1, 14, skip=5)}), frame)  # an arm over the row: a hole
+    s.read(_rows(rivers, excess), frame + 1)  # the row whole again, first seen after the discard
+    assert not [e for e in s.events if e.frame == frame + 1 and e.type in ("wall_take", "tsumo")]
+    # (a row of 14 with no contradiction said before is that turn's draw: the test above)
+
+
 def test_a_lone_standing_tile_is_counted_only_where_the_record_has_one():
     s = _started()
     s.read(_rows([FIRST], {1: _hand(1, 1)}), 10)
