@@ -51,11 +51,13 @@ SETTLING = frozenset(
         "meld_orientation",
         ("illegal_call", "chi_not_kamicha"),
         ("river_layout", "sideways"),
+        ("river_layout", "seventh"),
     }
 )
 STILL_FOUND = {m.CODE: m.still_found for m in MODULES if hasattr(m, "still_found")}
-#: a held alert may also rest on an earlier event of the kyoku: its module's ``rests_on(before,
-#: seat)`` names it (as first emitted), and its correction or taking back judges the alert again
+#: a held alert may also rest on earlier events of the kyoku: its module's ``rests_on(before,
+#: event)`` names them (as first emitted), and a correction or taking back of one judges the
+#: alert again
 RESTS_ON = {m.CODE: m.rests_on for m in MODULES if hasattr(m, "rests_on")}
 #: frames (3 s at 30 fps) a face-reading alert is held (DESIGN.md matches alerts by their evidence
 #: frame, which the hold keeps; the referee sees it this much later)
@@ -238,9 +240,9 @@ class RulesChecker:
 
 def _evidence(event, alert: Alert, state: TableState, before: list) -> dict:
     """The events ``alert`` rests on, by their key as first emitted, as the check judged them:
-    ``event``, or for a correction the event it names, corrected; and the earlier event its check
-    module says it rests on (``RESTS_ON``: a kuikae's call, a stray sideways tile's declaration
-    reading)."""
+    ``event``, or for a correction the event it names, corrected; and the earlier events its
+    check module says it rests on (``RESTS_ON``: a kuikae's call, a stray sideways tile's
+    declaration reading, a seventh tile's row)."""
     out = {}
     if event.type == "retract":
         target = named_event(event, state.kyoku_events)
@@ -249,7 +251,6 @@ def _evidence(event, alert: Alert, state: TableState, before: list) -> dict:
     else:
         out[event_key(event)] = event
     rests_on = RESTS_ON.get(alert.code)
-    earlier = rests_on(before, alert.seat) if rests_on is not None else None
-    if earlier is not None:  # keyed as first emitted, judged as corrected by then
-        out[event_key(earlier)] = as_corrected(earlier, before)
+    for earlier in rests_on(before, event) if rests_on is not None else []:
+        out[event_key(earlier)] = as_corrected(earlier, before)  # keyed as first emitted
     return out

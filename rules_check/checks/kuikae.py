@@ -40,11 +40,11 @@ def forbidden(call) -> set[str]:
     return {f"{n}{suit}" for n in ends if 1 <= n <= 9}
 
 
-def rests_on(before: list, seat: int):
-    """The call before the discard a kuikae finding judges (seat ``seat``'s last chi or pon in
-    ``before``, the kyoku's events before it), as first emitted."""
-    calls = [e for e in before if e.type in ("chi", "pon") and e.actor == seat]
-    return calls[-1] if calls else None
+def rests_on(before: list, event) -> list:
+    """The call before the discard a kuikae finding judges (the discarding seat's last chi or pon
+    in ``before``, the kyoku's events before ``event``), as first emitted."""
+    calls = [e for e in before if e.type in ("chi", "pon") and e.actor == event.actor]
+    return calls[-1:]
 
 
 def still_found(evidence: list) -> bool:

@@ -12,10 +12,13 @@ reported: from a camera that is what a discard it missed, or one it saw twice, l
 a gap in a river cannot be told from a missed discard. A seventh tile in a row can, when the
 record agrees that its row was full and the next empty. Neither case is judged on a doubled
 reading (the same seat's second discard with no other play between: a tile of that river seen
-twice, e.g. one the camera lost track of and found again). From a camera a stray sideways tile
-waits for the readings to settle (``rules_check.checker.SETTLING``): a riichi declaration tile
-read one place on, after the first reading of it, is a second discard with no reach left to explain
-it until the first reading is taken back.
+twice, e.g. one the camera lost track of and found again). From a camera both cases wait for
+the readings to settle (``rules_check.checker.SETTLING``): a riichi declaration tile read one
+place on, after the first reading of it, is a second discard with no reach left to explain it
+until the first reading is taken back; a seventh tile comes after six only while none of the
+row's other readings is taken back (on the second evaluation set the five false seventh tiles,
+each after a tile of its row seen twice or a ghost, were all dropped so; the six staged river
+faults were still found).
 """
 
 from __future__ import annotations
@@ -27,21 +30,37 @@ CODE = "river_layout"
 ARTICLES = {"mleague": "M-League ch.3 §10", "riichi": "004 六.6.2", "mcr": "003 行牌规定 四"}
 
 
-def rests_on(before: list, seat: int):
-    """The discard that took the sideways place of ``seat``'s last reach, if any: a sideways tile
-    judged stray rests on it (the camera may have read the declaration tile twice, the first time
-    one place off, and take that reading back: then the later one was the declaration tile). Only
-    the stray-sideways case is held (``SETTLING``), so only it is judged on this."""
-    reach = max((i for i, e in enumerate(before) if e.type == "reach" and e.actor == seat), default=None)
-    if reach is None:
-        return None
-    return next((e for e in before[reach + 1 :] if e.type == "dahai" and e.actor == seat), None)
+def rests_on(before: list, event) -> list:
+    """The earlier discards a held finding on ``event`` (a discard) rests on, as first emitted,
+    from ``before`` (the kyoku's events before it). A sideways tile judged stray: the discard that
+    took the sideways place of its seat's last reach (the camera may have read the declaration
+    tile twice, the first time one place off, and take that reading back: then the later one was
+    the declaration tile). A seventh tile in a row: that seat's other discards in the row (the
+    record's count of them is the evidence: one of them taken back, a tile the camera saw twice,
+    leaves the row short of six)."""
+    if event.type != "dahai" or event.slot is None:
+        return []
+    out = []
+    if event.slot.sideways:
+        seat = event.actor
+        reach = max((i for i, e in enumerate(before) if e.type == "reach" and e.actor == seat), default=None)
+        if reach is not None:
+            out += [e for e in before[reach + 1 :] if e.type == "dahai" and e.actor == seat][:1]
+    if event.slot.col >= layout.RIVER_ROW:
+        out += [
+            e
+            for e in before
+            if e.type == "dahai"
+            and e.actor == event.actor
+            and e.slot is not None
+            and e.slot.row == event.slot.row
+        ]
+    return out
 
 
 def still_found(evidence: list) -> bool:
-    """A discard's face read again does not move it or turn it: still found. (A sideways tile
-    judged stray also rests on the reading of its seat's declaration tile: that reading taken
-    back drops it, ``rules_check.checker``.)"""
+    """A discard's face read again does not move it or turn it: still found. (What the finding
+    also rests on, ``rests_on``, taken back drops it: ``rules_check.checker``.)"""
     return True
 
 
@@ -73,6 +92,7 @@ def check(event, situation: Situation) -> list[Finding]:
                 event.actor,
                 f"discard {event.pai} placed at row {slot.row + 1} column {slot.col + 1}, "
                 f"expected row {slot.row + 2} column 1 (six a row, left to right; {where})",
+                case="seventh",
                 once=("slot",),
             )
         )

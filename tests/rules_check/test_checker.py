@@ -216,3 +216,40 @@ def test_a_stray_sideways_tile_whose_riichi_reading_stands_is_said_after_the_hol
     (alert,) = checker.feed(_later(events[-1].frame + SETTLE_FRAMES))
     assert (alert.code, alert.seat, alert.frame) == ("river_layout", 0, events[-1].frame)
     assert "sideways without a riichi" in alert.message
+
+
+def _seventh_tile() -> list:
+    """Seat 3 lays six tiles in its first row, then a seventh beside them, as a camera reads it."""
+    from tests.rules_check.checks.test_river_layout import rounds
+
+    return framed(rounds([(0, c, False) for c in range(6)] + [(0, 6, False)]))
+
+
+def test_a_cameras_seventh_tile_waits_then_is_said_with_its_own_frame():
+    events = _seventh_tile()
+    checker = RulesChecker(MLEAGUE)
+    for e in events:
+        checker.feed(e)
+    assert [(a.code, a.seat) for a in checker.held] == [("river_layout", 3)] and checker.alerts == []
+    row = [e for e in events if e.type == "dahai" and e.actor == 3]
+    # a tile of the row read with another face is still a tile there: still six before it
+    checker.feed(
+        ev.Retract(target_type="dahai", target_frame=row[2].frame, actor=3, pai="W", frame=row[-1].frame + 5)
+    )
+    (alert,) = checker.feed(_later(row[-1].frame + SETTLE_FRAMES))
+    assert (alert.code, alert.seat, alert.frame) == ("river_layout", 3, row[-1].frame)
+    assert "row 1 column 7" in alert.message
+
+
+def test_a_seventh_tile_is_dropped_when_a_tile_of_its_row_is_taken_back():
+    # the camera had seen one tile of the row twice (or a ghost): taken back, the row held five
+    events = _seventh_tile()
+    checker = RulesChecker(MLEAGUE)
+    for e in events:
+        checker.feed(e)
+    row = [e for e in events if e.type == "dahai" and e.actor == 3]
+    checker.feed(
+        ev.Retract(target_type="dahai", target_frame=row[2].frame, actor=3, frame=row[-1].frame + 30)
+    )
+    assert checker.held == [] and [a.code for a in checker.withdrawn] == ["river_layout"]
+    assert checker.release() == []
