@@ -56,8 +56,8 @@ SETTLING = frozenset(
 )
 STILL_FOUND = {m.CODE: m.still_found for m in MODULES if hasattr(m, "still_found")}
 #: a held alert may also rest on earlier events of the kyoku: its module's ``rests_on(before,
-#: event)`` names them (as first emitted), and a correction or taking back of one judges the
-#: alert again
+#: event, case)`` names them (as first emitted; ``case``: the finding's), and a correction or
+#: taking back of one judges the alert again
 RESTS_ON = {m.CODE: m.rests_on for m in MODULES if hasattr(m, "rests_on")}
 #: frames (3 s at 30 fps) a face-reading alert is held (DESIGN.md matches alerts by their evidence
 #: frame, which the hold keeps; the referee sees it this much later)
@@ -81,6 +81,7 @@ class Rules:
         self._count = 0
         self._kyoku = 0
         self.settling: set[str] = set()  # ids of a camera's alerts on first readings (SETTLING)
+        self.cases: dict[str, str | None] = {}  # ... and the case of each one's finding
         self._once_keys: dict[str, tuple] = {}  # alert id -> its once-per-kyoku key
 
     def forget(self, alert_id: str) -> None:
@@ -138,6 +139,7 @@ class Rules:
             self._once_keys[alert_id] = key
         if self._camera and _among(finding, SETTLING):
             self.settling.add(alert_id)
+            self.cases[alert_id] = finding.case
         return Alert(
             id=alert_id,
             code=finding.code,
@@ -170,7 +172,8 @@ class RulesChecker:
 
     def feed(self, event) -> list[Alert]:
         """The alerts this event raises, and the held ones whose time has come (``event.frame``)."""
-        before = self.state.kyoku_events if event.type == "dahai" else []  # (a kuikae's call)
+        # the kyoku before this event (a copy: the state appends the event to its own list)
+        before = list(self.state.kyoku_events) if event.type == "dahai" else []
         found = self.rules.check(event, self.state)
         if event.type == "hora":
             value = hand_value(event, self.state, self.ruleset)
@@ -187,7 +190,8 @@ class RulesChecker:
             self.held.append(alert)
             # from when it is raised: one judged on a call read again points back at the call
             self._due[alert.id] = max(alert.frame, event.frame or alert.frame) + self.settle_frames
-            self._evidence[alert.id] = _evidence(event, alert, self.state, before)
+            case = self.rules.cases.get(alert.id)
+            self._evidence[alert.id] = _evidence(event, alert, case, self.state, before)
         self.alerts.extend(alerts)
         return alerts + (self.release(event.frame) if event.frame is not None else [])
 
@@ -238,7 +242,7 @@ class RulesChecker:
         return still_found is None or still_found(now)
 
 
-def _evidence(event, alert: Alert, state: TableState, before: list) -> dict:
+def _evidence(event, alert: Alert, case: str | None, state: TableState, before: list) -> dict:
     """The events ``alert`` rests on, by their key as first emitted, as the check judged them:
     ``event``, or for a correction the event it names, corrected; and the earlier events its
     check module says it rests on (``RESTS_ON``: a kuikae's call, a stray sideways tile's
@@ -251,6 +255,6 @@ def _evidence(event, alert: Alert, state: TableState, before: list) -> dict:
     else:
         out[event_key(event)] = event
     rests_on = RESTS_ON.get(alert.code)
-    for earlier in rests_on(before, event) if rests_on is not None else []:
+    for earlier in rests_on(before, event, case) if rests_on is not None else []:
         out[event_key(earlier)] = as_corrected(earlier, before)  # keyed as first emitted
     return out

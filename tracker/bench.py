@@ -40,6 +40,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     from tracker.run import analyze_video
+    from tracker.table.layout import RULES_BY_NAME
     from tracker.tracker import TableTracker, TrackerConfig
     from vision.calibration import calibrate_video
     from vision.detector import DEFAULT_MODEL, ModelError, TileDetector
@@ -51,6 +52,7 @@ def main(argv: list[str] | None = None) -> int:
             threads=args.threads,
             reader_path=reader_choice(args),
             reader_turns=reader_turns(args),
+            absent_classes=RULES_BY_NAME[TrackerConfig().rules].absent_tiles,  # as analyze reads
         )
     except ModelError as err:
         print(f"tracker.bench: {err}", file=sys.stderr)

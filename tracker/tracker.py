@@ -68,8 +68,8 @@ class TrackerConfig(BaseModel):
     confirm_frames: int = 1  # a new river / meld tile must be seen again this many still frames later
     hand_agree: int = 3  # still readings in a row that must agree on a hand's count
     # ... on the draw of the hand whose turn it is (a tile apart, or one more in a whole row): a
-    # turn at the evaluation set's pace has one still read between draw and discard, where 243 of
-    # 244 such single reads on three clips (one per camera) were a draw; at 2 the count lagged
+    # turn at the evaluation set's pace has one still read between draw and discard, where 200 of
+    # 201 such single reads on three clips (one per camera) were a draw; at 2 the count lagged
     draw_agree: int = 1
     deal_draw_agree: int = 2  # whole-table reads in a row that must see a fresh deal's first draw
     hand_contra_frames: int = 30  # a count off the record's must hold this long (and be one off)

@@ -169,7 +169,8 @@ def decode(
     ``peaks`` (h, w) local-maximum scores, ``cls`` (C, h, w) logits (probabilities when
     ``class_logits`` is false), ``size`` (2, h, w) px, ``offset`` (2, h, w) in cells, ``orient``
     (4, h, w) logits or probabilities (only the argmax is used). ``absent``: class ids no tile can
-    be; their probability is moved to the others in proportion (the posterior given the set).
+    be (faces only); their probability goes to the other faces in proportion, so whether a tile
+    lies face up is decided as before (a wind read as a season stays a face, for the reader).
     """
     ys, xs = np.nonzero(peaks > threshold)
     if not len(ys):
@@ -180,9 +181,7 @@ def decode(
         probs = np.exp(probs - probs.max(axis=0))
         probs /= probs.sum(axis=0)
     if absent is not None and len(absent):
-        probs = probs.copy()
-        probs[absent] = 0.0
-        probs /= np.maximum(probs.sum(axis=0), 1e-12)
+        probs = without_faces(probs, absent)
     ids = probs.argmax(axis=0)
     cx = (xs + offset[0, ys, xs]) * STRIDE
     cy = (ys + offset[1, ys, xs]) * STRIDE
@@ -198,6 +197,20 @@ def decode(
         confidence=(score[keep] * probs[ids, keep]).astype(np.float32),
     )
     return det, probs[:, keep].T.astype(np.float32)
+
+
+def without_faces(probs: np.ndarray, absent: np.ndarray) -> np.ndarray:
+    """(C, K) class probabilities with the faces ``absent`` removed: their share goes to the other
+    faces in proportion to theirs; the face-down classes (back, standing) keep theirs."""
+    out = probs.copy()
+    others = np.ones(len(out), bool)
+    others[_FACE_DOWN] = False
+    others[absent] = False
+    removed = out[absent].sum(axis=0)
+    kept = out[others].sum(axis=0)
+    out[absent] = 0.0
+    out[others] *= (kept + removed) / np.maximum(kept, 1e-12)
+    return out
 
 
 def suppress_duplicates(boxes: np.ndarray, score: np.ndarray, iou: float = 0.5) -> np.ndarray:

@@ -40,7 +40,7 @@ def forbidden(call) -> set[str]:
     return {f"{n}{suit}" for n in ends if 1 <= n <= 9}
 
 
-def rests_on(before: list, event) -> list:
+def rests_on(before: list, event, case: str | None = None) -> list:
     """The call before the discard a kuikae finding judges (the discarding seat's last chi or pon
     in ``before``, the kyoku's events before ``event``), as first emitted."""
     calls = [e for e in before if e.type in ("chi", "pon") and e.actor == event.actor]

@@ -3,9 +3,10 @@
 M-League ch.3 §10 (舍牌从左至右, 一列6张); 004 六.6.2 (6 张一列); 003 行牌规定 四 (MCR: 从左向右
 摆放, 第6张后另放一行). No rulebook names a penalty: ``warning``.
 
-Code ``river_layout``: a ``Dahai.slot`` in a seventh column (a row already holds six: the tile
-should start the next row), case ``sideways`` for a tile lying sideways with no riichi to explain
-it. Reported once per seat and kyoku (a shifted river would otherwise alert at every discard).
+Code ``river_layout``: case ``seventh`` for a ``Dahai.slot`` in a seventh column (a row already
+holds six: the tile should start the next row), case ``sideways`` for a tile lying sideways with
+no riichi to explain it. Reported once per seat and kyoku (a shifted river would otherwise alert
+at every discard).
 
 A slot further along or further back than the record's count of tiles in that river is not
 reported: from a camera that is what a discard it missed, or one it saw twice, looks like, and
@@ -30,32 +31,29 @@ CODE = "river_layout"
 ARTICLES = {"mleague": "M-League ch.3 §10", "riichi": "004 六.6.2", "mcr": "003 行牌规定 四"}
 
 
-def rests_on(before: list, event) -> list:
-    """The earlier discards a held finding on ``event`` (a discard) rests on, as first emitted,
-    from ``before`` (the kyoku's events before it). A sideways tile judged stray: the discard that
-    took the sideways place of its seat's last reach (the camera may have read the declaration
-    tile twice, the first time one place off, and take that reading back: then the later one was
-    the declaration tile). A seventh tile in a row: that seat's other discards in the row (the
-    record's count of them is the evidence: one of them taken back, a tile the camera saw twice,
-    leaves the row short of six)."""
+def rests_on(before: list, event, case: str | None) -> list:
+    """The earlier discards a held finding of ``case`` on ``event`` (a discard) rests on, as first
+    emitted, from ``before`` (the kyoku's events before it). ``"sideways"``, a tile judged stray:
+    the discard that took the sideways place of its seat's last reach (the camera may have read
+    the declaration tile twice, the first time one place off, and take that reading back: then
+    the later one was the declaration tile). ``"seventh"``, a seventh tile in a row: that seat's
+    other discards in the row (the record's count of them is the evidence: one of them taken
+    back, a tile the camera saw twice, leaves the row short of six)."""
     if event.type != "dahai" or event.slot is None:
         return []
-    out = []
-    if event.slot.sideways:
-        seat = event.actor
+    seat = event.actor
+    if case == "sideways":
         reach = max((i for i, e in enumerate(before) if e.type == "reach" and e.actor == seat), default=None)
-        if reach is not None:
-            out += [e for e in before[reach + 1 :] if e.type == "dahai" and e.actor == seat][:1]
-    if event.slot.col >= layout.RIVER_ROW:
-        out += [
+        if reach is None:
+            return []
+        return [e for e in before[reach + 1 :] if e.type == "dahai" and e.actor == seat][:1]
+    if case == "seventh":
+        return [
             e
             for e in before
-            if e.type == "dahai"
-            and e.actor == event.actor
-            and e.slot is not None
-            and e.slot.row == event.slot.row
+            if e.type == "dahai" and e.actor == seat and e.slot is not None and e.slot.row == event.slot.row
         ]
-    return out
+    return []
 
 
 def still_found(evidence: list) -> bool:

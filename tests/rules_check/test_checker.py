@@ -253,3 +253,21 @@ def test_a_seventh_tile_is_dropped_when_a_tile_of_its_row_is_taken_back():
     )
     assert checker.held == [] and [a.code for a in checker.withdrawn] == ["river_layout"]
     assert checker.release() == []
+
+
+def test_a_sideways_seventh_tile_rests_on_its_row_for_the_one_and_its_riichi_for_the_other():
+    # a seventh tile lying sideways with no riichi: two findings, each resting on its own evidence
+    from tests.rules_check.checks.test_river_layout import rounds
+
+    events = framed(rounds([(0, c, False) for c in range(6)] + [(0, 6, True)]))
+    checker = RulesChecker(MLEAGUE)
+    for e in events:
+        checker.feed(e)
+    assert len(checker.held) == 2
+    row = [e for e in events if e.type == "dahai" and e.actor == 3]
+    checker.feed(
+        ev.Retract(target_type="dahai", target_frame=row[2].frame, actor=3, frame=row[-1].frame + 30)
+    )
+    assert ["column 7" in a.message for a in checker.withdrawn] == [True]
+    (left,) = checker.held
+    assert "sideways without a riichi" in left.message

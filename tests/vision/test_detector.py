@@ -85,6 +85,21 @@ def test_the_reread_never_answers_a_class_the_set_has_none_of():
         assert detector._reread(image, found, net).codes.tolist() == [want]
 
 
+def test_a_face_the_set_lacks_stays_a_face():
+    # a wind read mostly as a season, a little as a standing tile: the season's share goes to the
+    # faces, so the tile stays face up (and goes to the reader), not a standing tile
+    peaks, cls, size, offset, orient = _maps()
+    cls[:] = 0.0
+    peaks[4, 4] = 0.8
+    cls[class_id("season1"), 4, 4], cls[class_id("standing"), 4, 4], cls[class_id("W"), 4, 4] = 0.5, 0.3, 0.2
+    det, probs = decode(
+        peaks, cls, size, offset, orient, 0.3, class_logits=False, absent=np.array([class_id("season1")])
+    )
+    assert det.codes.tolist() == ["W"] and det.face_up.tolist() == [True]
+    assert probs[0, class_id("standing")] == pytest.approx(0.3)  # face down as likely as before
+    assert probs[0, class_id("W")] == pytest.approx(0.7) and probs[0].sum() == pytest.approx(1)
+
+
 def test_decode_nothing():
     det, probs = decode(*_maps(), threshold=0.3)
     assert len(det) == 0 and probs.shape == (0, NUM_CLASSES)

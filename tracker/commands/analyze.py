@@ -179,10 +179,11 @@ def _first_discard_edge(
     turns: int = READER_TURNS,
 ) -> int | None:
     """Watch the start of the video until the first discard lands: its edge is seat 0's."""
-    from tracker.tracker import TableTracker
+    from tracker.tracker import TableTracker, TrackerConfig
     from vision.video import VideoSource
 
-    tracker = TableTracker(calibration, _load_detector(model, reader, turns))
+    config = TrackerConfig()
+    tracker = TableTracker(calibration, _load_detector(model, reader, turns, config.rules), config)
     video = VideoSource(source)
     limit = int(seconds * video.info.fps)
     for frame, t, image in video:
