@@ -113,4 +113,4 @@ def test_the_identity_names_the_readers_looks_when_more_than_one():
 def test_the_identity_names_the_faces_never_read():
     every = detector_identity(TileDetector())
     no_bonus = detector_identity(TileDetector(absent_classes=("flower1", "season1")))
-    assert no_bonus == every + " absent=flower1,season1"  # caches made reading every face stay valid
+    assert no_bonus == every + " absent_faces=flower1,season1"  # caches made reading every face stay valid
