@@ -80,8 +80,8 @@ class Rules:
         self._reported: set[tuple] = set()
         self._count = 0
         self._kyoku = 0
-        self.settling: set[str] = set()  # ids of a camera's alerts on first readings (SETTLING)
-        self.cases: dict[str, str | None] = {}  # ... and the case of each one's finding
+        # ids of a camera's alerts on first readings (SETTLING) -> the case of each one's finding
+        self.settling: dict[str, str | None] = {}
         self._once_keys: dict[str, tuple] = {}  # alert id -> its once-per-kyoku key
 
     def forget(self, alert_id: str) -> None:
@@ -138,8 +138,7 @@ class Rules:
         if key is not None:
             self._once_keys[alert_id] = key
         if self._camera and _among(finding, SETTLING):
-            self.settling.add(alert_id)
-            self.cases[alert_id] = finding.case
+            self.settling[alert_id] = finding.case
         return Alert(
             id=alert_id,
             code=finding.code,
@@ -190,7 +189,7 @@ class RulesChecker:
             self.held.append(alert)
             # from when it is raised: one judged on a call read again points back at the call
             self._due[alert.id] = max(alert.frame, event.frame or alert.frame) + self.settle_frames
-            case = self.rules.cases.get(alert.id)
+            case = self.rules.settling[alert.id]
             self._evidence[alert.id] = _evidence(event, alert, case, self.state, before)
         self.alerts.extend(alerts)
         return alerts + (self.release(event.frame) if event.frame is not None else [])
