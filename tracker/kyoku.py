@@ -166,6 +166,7 @@ class Kyoku:
     row_hold_end: list[float] = field(default_factory=lambda: [float("nan")] * 4)
     row_trace: list[list[float]] = field(default_factory=lambda: [[] for _ in range(4)])
     drew: list[bool] = field(default_factory=lambda: [False] * 4)  # tsumo emitted since the last discard
+    drew_at: list[int] = field(default_factory=lambda: [-1] * 4)  # the read that emitted that tsumo
     pending_count: list[int] = field(default_factory=lambda: [0] * 4)  # hand change by events not yet applied
     # (standing tiles, one set apart) per edge at this read and the one before (None: not trusted)
     hand_now: list = field(default_factory=lambda: [None] * 4)

@@ -313,7 +313,7 @@ class HandReader:
                 self.gate.confirm(self.cfg.confirm_frames)
             return
         if draw:
-            k.drew[e] = True
+            k.drew[e], k.drew_at[e] = True, self._frame
             k.pending_count[e] += 1
             expected += 1
             out.append(lambda seat, e=e: ev.WallTake(actor=seat(e)))
@@ -402,7 +402,7 @@ class HandReader:
             out.append(lambda seat, f=k.frame, t=k.t: at_frame(ev.StartGame(), f, t))
         out.append(self._start_factory(k, dealer))
         k.started = True
-        k.drew[dealer] = True
+        k.drew[dealer], k.drew_at[dealer] = True, self._frame
         k.pending_count[dealer] += 1
         out.append(lambda seat, e=dealer: ev.WallTake(actor=seat(e)))
         out.append(lambda seat, e=dealer: ev.Tsumo(actor=seat(e), pai="?"))

@@ -10,7 +10,7 @@ import numpy as np
 from rules_check.checks.invalid_meld import is_set
 from tracker import events as ev
 from tracker import tiles
-from tracker.kyoku import Call, Kyoku, MeldTile, disarm
+from tracker.kyoku import Call, Kyoku, MeldTile, Slot, disarm
 from tracker.melds import (
     chi_from,
     declared,
@@ -283,6 +283,7 @@ class MeldReader:
         src_edge, src_index = source
         slot = k.rivers[src_edge][src_index]
         slot.present = False
+        self._draws_beaten_by_call(k, slot, out)
         called = pick_code(slot.votes)
         laid_known = len(lr) >= 3
         codes = _fill_unsure(codes, [self._code(int(c)) for c in lr.class_ids.tolist()], laid_known, called)
@@ -366,6 +367,24 @@ class MeldReader:
         k.last_discard = None
         k.last_actor = e
         return True
+
+    @staticmethod
+    def _draws_beaten_by_call(k: Kyoku, called: Slot, out: list) -> None:
+        """A call takes a discard before the next draw: a draw read since that discard was landed
+        (the next seat's hand, or the caller's own, read one tile long as the call was made) is
+        taken back; a tile really drawn goes back to the wall. (On the evaluation set such a draw,
+        left standing, made the record refuse the call that followed it: the pon was lost and a
+        kakan on it was judged a wrong kan.)"""
+        for x in range(4):
+            if not k.drew[x] or k.drew_at[x] < called.frame:
+                continue
+            k.drew[x] = False
+            k.pending_count[x] -= 1
+            out.append(
+                lambda seat, x=x, f=k.drew_at[x]: ev.Retract(
+                    target_type="tsumo", target_frame=f, actor=seat(x), reason="a call took the last discard"
+                )
+            )
 
     def _review_calls(self, k: Kyoku, e: int, out: list) -> None:
         """Correct a call of edge ``e`` that later reads see otherwise: a call is read from the one

@@ -310,7 +310,7 @@ class RiverReader:
         k.last_actor = e
         if early is not None:  # the draw itself follows the discard in the record
             out.append(lambda seat, n=early: ev.Tsumo(actor=seat(n), pai="?"))
-            k.drew[early] = True
+            k.drew[early], k.drew_at[early] = True, self._frame
             k.pending_count[early] += 1
 
     def _start_factory(self, k: Kyoku, dealer_edge: int) -> EventFactory:

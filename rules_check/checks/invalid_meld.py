@@ -8,8 +8,9 @@ called + consumed tiles, are not a run of one suit (chi), three of a kind (pon) 
 
 A kakan added to a pon laid wrong (its tile the pon's called kind) is not a second irregularity:
 the call was judged. Judged only on a meld read whole: a tile the camera could not read (``?``)
-usually goes with one it misread, and a meld whose tiles, with every tile in view, make a fifth
-copy of a kind is misread somewhere; neither is evidence of a wrong set.
+usually goes with one it misread, a meld whose tiles, with every tile in view, make a fifth
+copy of a kind is misread somewhere, and tiles two or more off the set are misread (a wrong set
+holds one wrong tile, ``one_tile_off``); none is evidence of a wrong set.
 """
 
 from __future__ import annotations
@@ -42,6 +43,13 @@ def is_set(kind: str, codes: list[str]) -> bool:
     if len(set(numbers)) != len(numbers):
         return False
     return not numbers or numbers[-1] - numbers[0] <= 2
+
+
+def one_tile_off(kind: str, codes: list[str]) -> bool:
+    """Could ``codes`` be the set with one tile laid wrong (all but one of them make it)? A player
+    who lays a wrong set reaches for one wrong tile; tiles two or more off the set (a pon read
+    "E S C", "6m 5m 7m") are a misreading, the unseen art's faces read as one another."""
+    return any(is_set(kind, codes[:i] + codes[i + 1 :]) for i in range(len(codes)))
 
 
 def still_found(evidence: list) -> bool:
@@ -93,11 +101,15 @@ def _judge(event, situation: Situation, in_view: list[str] | tuple = ()) -> list
         declared = [event.pai] + list(event.consumed)
     problems = []
     if _read(declared) and not is_set(event.type, declared):
+        if not one_tile_off(event.type, declared):
+            return []  # misread: see one_tile_off
         problems.append(f"declared tiles {tiles.dump(declared)}")
     laid = getattr(event, "laid", None)
     up: list[str] = []
     if laid is not None:
         up = [c for i, c in enumerate(laid.tiles) if i not in laid.face_down]
+        if _read(up) and not is_set(event.type, up) and not one_tile_off(event.type, up):
+            return []
         if _read(up) and (not is_set(event.type, up) or len(laid.tiles) != _SIZE[event.type]):
             problems.append(f"laid tiles {' '.join(laid.tiles)}")
     shown = list(up or declared)

@@ -12,6 +12,8 @@ import pytest
 from datasets.scene import table_layout as tl
 from tracker.events import apply_retractions
 from tracker.readings import drawn_apart
+from tracker.table.layout import MLEAGUE
+from tracker.table.state import TableState
 from tracker.tiles import class_id
 from tracker.tracker import TableTracker, TrackerConfig
 from tracker.zones import HAND, MELD, RIVER, WALL, TableView
@@ -284,6 +286,25 @@ def test_a_chi_boxed_twice_while_laid_is_read_as_its_three_tiles():
     )
     assert (chi.type, chi.pai, chi.consumed) == ("chi", "6p", ["4p", "5p"])
     assert chi.laid.tiles == ["6p", "4p", "5p"] and chi.laid.sideways == [0]
+
+
+def test_a_draw_read_before_a_call_on_the_last_discard_is_taken_back():
+    # hanchan-jansou-2: the caller's own row read one tile long as it took tiles out for the pon
+    # (a draw on one read), then the pon laid: the draw is taken back before the call, so the
+    # record and its table hold the call (it was refused: "no callable discard")
+    s = _call_from_left("C")
+    rows = _walls() + [(3, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "C", False)]
+    s.read(rows + [r for e in range(4) for r in _hand(e, 13, drawn=e == 0)], 4)
+    assert [(e.type, e.actor) for e in s.events if e.frame == 4 and e.type == "tsumo"] == [("tsumo", 1)]
+    _lay_meld(s, _laid(("C", True, 0.9), ("C", False, 0.9), ("C", False, 0.9)), frames=(5, 6))
+    back = [e for e in s.events if e.type == "retract" and e.target_type == "tsumo"]
+    assert [(e.target_frame, e.actor) for e in back] == [(4, 1)]
+    record = apply_retractions(s.events)
+    assert [e.type for e in record if e.type in ("tsumo", "dahai", "pon")] == ["tsumo", "dahai", "pon"]
+    state = TableState(MLEAGUE)
+    for e in s.events:
+        state.update(e)
+    assert state.seats[1].melds[0].type == "pon" and state.seats[1].hand_count == 11
 
 
 def test_a_river_misread_loses_to_the_melds_own_read_when_only_that_makes_a_set():

@@ -68,6 +68,24 @@ class Seat:
         return [s for s in self.river if not s.called_away]
 
 
+#: events after which the last draw stood: its retraction no longer moves tiles
+_PLAYS_AFTER_A_DRAW = frozenset(
+    {
+        "start_kyoku",
+        "dahai",
+        "chi",
+        "pon",
+        "daiminkan",
+        "kakan",
+        "ankan",
+        "flower",
+        "hora",
+        "ryukyoku",
+        "end_kyoku",
+    }
+)
+
+
 class TableState:
     """The table after each event. ``rules`` sets tile count, dead wall and ankan style."""
 
@@ -100,6 +118,9 @@ class TableState:
         self._expect_replacement: int | None = None
         self._calls: dict[tuple[int, int], Meld] = {}  # (seat, frame) of a call -> its meld
         self._discards: dict[tuple[int, int], RiverSlot] = {}  # (seat, frame) of a seen discard -> its slot
+        # (seat, frame) of the last draw -> (its tile, the discard it closed, that one's frame): a
+        # camera may take it back (a call took that discard first)
+        self._last_draw: tuple[tuple[int, int], str, tuple[int, int] | None, int | None] | None = None
 
     # --- derived counts ---------------------------------------------------------------------
 
@@ -131,6 +152,8 @@ class TableState:
             raise StateError(f"no handler for event type {event.type!r}")
         if event.type not in ("start_game", "start_kyoku", "end_game") and not self.in_kyoku:
             raise StateError(f"{event.type} outside a kyoku")
+        if event.type in _PLAYS_AFTER_A_DRAW:
+            self._last_draw = None  # a draw played on is no longer taken back
         handler(event)
         if self.in_kyoku or event.type == "end_kyoku":
             self.kyoku_events.append(event)
@@ -167,7 +190,10 @@ class TableState:
         self.draws += 1
         if self._expect_replacement == e.actor:
             self.replacement_draws += 1
+        replacement = self._expect_replacement == e.actor
         self._expect_replacement = None
+        closed = None if replacement else (self.last_discard, self._last_discard_frame)
+        self._last_draw = ((e.actor, e.frame), e.pai, *closed) if closed else None
         if e.frame is None or e.frame != self._last_discard_frame:
             self._close_last_discard()
         else:  # the next turn, read on the same frame as the discard: it stays callable
@@ -306,6 +332,8 @@ class TableState:
             self._relay(e.actor, meld, e)
         elif e.target_type == "dahai" and e.pai is not None and slot is not None:
             slot.code = e.pai
+        elif e.target_type == "tsumo" and self._last_draw and self._last_draw[0] == (e.actor, e.target_frame):
+            self._draw_taken_back()
         elif e.target_type == "reach" and seat.riichi:
             seat.riichi = False
             seat.sideways_next = False
@@ -313,6 +341,16 @@ class TableState:
             seat.riichi_accepted = False
             self.scores[e.actor] += 1000
             self.kyotaku -= 1
+
+    def _draw_taken_back(self) -> None:
+        """The last draw did not stand (a call took the discard before it): its tile leaves the
+        hand, the wall has it again and the discard it closed can be called."""
+        (actor, _), pai, last, last_frame = self._last_draw
+        self._last_draw = None
+        self._take_from_hand(actor, [pai])
+        self.seats[actor].drawn = None
+        self.draws -= 1
+        self.last_discard, self._last_discard_frame = last, last_frame
 
     def call_meld(self, seat: int, frame: int) -> Meld | None:
         """The meld the call of ``seat`` emitted at ``frame`` made this kyoku, as it lies now."""
@@ -472,10 +510,30 @@ def _seat_view(seat: Seat) -> dict[str, Any]:
 _CONSUMES = {"chi": 2, "pon": 2, "daiminkan": 3, "kakan": 1, "ankan": 4, "flower": 1}
 
 
+def _draws_taken_back(seq: list) -> set[int]:
+    """Indices of the draws a ``retract`` took back before anything was played on them (not
+    replacement draws: their retraction, a kakan robbed, moves no tile)."""
+    out: set[int] = set()
+    for j, r in enumerate(seq):
+        if r.type != "retract" or r.target_type != "tsumo":
+            continue
+        i = next((i for i in range(j - 1, -1, -1) if ev.event_key(seq[i]) == r.names), None)
+        if i is None or any(x.type in _PLAYS_AFTER_A_DRAW for x in seq[i + 1 : j]):
+            continue
+        before = next(
+            (x for x in reversed(seq[:i]) if x.type in ("tsumo", "daiminkan", "kakan", "ankan", "flower")),
+            None,
+        )
+        if before is None or before.type == "tsumo" or before.actor != seq[i].actor:
+            out.add(i)
+    return out
+
+
 def _recompute(kyoku_events: list, rules: TableRules) -> dict[str, Any]:
     """Rebuild a kyoku's table by scanning its event list as a whole, not event by event."""
     start = kyoku_events[0]
-    seq = kyoku_events
+    gone = _draws_taken_back(kyoku_events)
+    seq = [e for i, e in enumerate(kyoku_events) if i not in gone]
     n = len(seq)
 
     def called(i: int, seat: int) -> bool:

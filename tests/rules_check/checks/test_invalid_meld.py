@@ -42,6 +42,25 @@ def test_pon_declared_with_a_different_tile():
     assert [(a.seat, a.penalty) for a in melds] == [(2, "dead_hand")] and "错碰" in melds[0].message
 
 
+def _pon_of_7m_laid(tiles: list[str]) -> list:
+    stream = start(CHI_HANDS) + draw(0, "7m")
+    laid = ev.MeldPlacement(tiles=tiles, sideways=[1])
+    stream += [ev.Pon(actor=2, target=0, pai="7m", consumed=["7m", "7m"], laid=laid)]
+    return stream + [ev.Dahai(actor=2, pai="W", tsumogiri=False)]
+
+
+def test_tiles_two_off_the_set_are_a_misreading_not_a_wrong_set():
+    # evaluation set: pons read "6m 5m 7m", "E S C", "1s 2m 3m"; a wrong set holds one wrong tile
+    for tiles, want in (
+        (["7m", "7m", "8m"], [("invalid_meld", 2, "dead_hand")]),
+        (["8m", "7m", "7m"], [("invalid_meld", 2, "dead_hand")]),
+        (["6m", "5m", "7m"], []),
+        (["1s", "7m", "3m"], []),
+    ):
+        assert [f for f in found(feed(_pon_of_7m_laid(tiles))) if f[0] == "invalid_meld"] == want, tiles
+    assert found(feed(chi(["4s", "9p", "1m"]))) == []  # nothing of it but the called tile makes the run
+
+
 def test_ankan_with_face_down_tiles_is_judged_on_its_face_up_ones():
     hands = ["2222m456p678s23s5p", *CHI_HANDS[1:]]
     for up, want in ((["2m", "2m"], []), (["2m", "3m"], [("invalid_meld", 0, "dead_hand")])):

@@ -183,6 +183,25 @@ def test_a_discard_read_again_lies_as_that_tile_and_a_call_on_it_takes_it():
     assert state.seats[2].melds[0].called == "S"
 
 
+def test_a_draw_taken_back_returns_its_tile_and_reopens_the_discard_it_closed():
+    # a camera read seat 1's draw, then seat 2's pon of seat 0's discard: the draw is taken back
+    events = start_unseen() + _at(30, turn(0, "?", "E")) + [ev.Tsumo(actor=1, pai="?", frame=35)]
+    state = play(events, check=False)
+    draws = state.draws
+    with pytest.raises(StateError, match="no callable discard"):
+        play(events, check=False).update(ev.Pon(actor=2, target=0, pai="E", consumed=["E", "E"]))
+    back = ev.Retract(target_type="tsumo", target_frame=35, actor=1, frame=36)
+    state = play(events + [back, ev.Pon(actor=2, target=0, pai="E", consumed=["E", "E"], frame=36)])
+    assert state.draws == draws - 1 and state.seats[1].hand_count == 13 and state.seats[1].drawn is None
+    assert state.seats[2].melds[0].source == 0 and state.seats[0].river[0].called_away
+    # another draw named, or the draw played on (its discard made): nothing moves
+    other = ev.Retract(target_type="tsumo", target_frame=34, actor=1, frame=36)
+    assert play(events + [other], check=False).seats[1].hand_count == 14
+    played = events + [ev.Dahai(actor=1, pai="?", tsumogiri=True, frame=40)]
+    state = play(played + [ev.Retract(target_type="tsumo", target_frame=35, actor=1, frame=41)], check=False)
+    assert state.draws == draws and state.seats[1].hand_count == 13 and state.last_discard == (1, 0)
+
+
 def _at(frame: int, events: list) -> list:
     return [e.model_copy(update={"frame": frame}) for e in events]
 
