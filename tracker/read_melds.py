@@ -263,11 +263,14 @@ class MeldReader:
                 )
             )
         laid_codes = list(codes)
-        if len(lr) == 4 and down:
+        if (len(lr) == 4 and down) or (len(lr) == 3 and len(down) >= 2):
+            # tiles face down are an ankan's, never a call's: three seen, two of them down, are an
+            # ankan with a tile the detector missed (t6-rinshan: read as a pon in riichi, a false
+            # illegal call); such a look says nothing of how it lies
             visible = [c for c in codes if c != "?"]
             kind = visible[0] if visible else "?"
-            consumed = [kind if c == "?" else c for c in codes]
-            laid = ev.MeldPlacement(tiles=laid_codes, sideways=side, face_down=down)
+            consumed = [kind if c == "?" else c for c in codes] + [kind] * (4 - len(lr))
+            laid = ev.MeldPlacement(tiles=laid_codes, sideways=side, face_down=down) if len(lr) == 4 else None
             self._own_draw(k, e, out)
             out.append(lambda seat: ev.Ankan(actor=seat(e), consumed=consumed, laid=laid))
             disarm(k, e)

@@ -948,6 +948,19 @@ def test_kans_made_one_after_another_between_reads_are_each_read_in_order():
     assert not s.tracker.state_errors
 
 
+def test_an_ankan_seen_with_a_tile_missed_is_an_ankan_not_a_pon():
+    # t6-rinshan: three of an ankan's tiles seen, two face down: read as a pon in riichi before
+    s = _started()
+    first = (0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "1m", False)
+    s.read(_rows([first], {1: _hand(1, 13, drawn=True)}), 10)
+    ankan = [(1, MELD, u, tl.MELD_V, c, False) for u, c in ((165, "2m"), (191, "back"), (217, "back"))]
+    s.read(_rows([first], {1: _hand(1, 10)}) + ankan, 20)
+    s.read(_rows([first], {1: _hand(1, 10)}) + ankan, 21)
+    melds = [e for e in s.events if e.type in ("chi", "pon", "daiminkan", "ankan")]
+    assert [(e.type, e.actor, e.consumed, e.laid) for e in melds] == [("ankan", 1, ["2m"] * 4, None)]
+    assert not s.tracker.state_errors
+
+
 def test_two_kakans_read_at_once_come_in_the_order_they_were_glimpsed():
     s = _started()
     first = (0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "1m", False)
