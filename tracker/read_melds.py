@@ -81,7 +81,7 @@ class MeldReader:
                 if len(side_u)
                 else np.zeros(len(new), bool)
             )
-            kakans = np.nonzero(added & certain)[0]
+            kakans = np.nonzero(added & certain & (new.confidence >= self.cfg.kakan_min_confidence))[0]
             # several added at once (two kakans between clean reads): in the order first glimpsed
             first = first_sighting(new.u[kakans], new.v[kakans], k.meld_glimpses[e], self.cfg.match_mm)
             for j in kakans[np.argsort(first, kind="stable")]:

