@@ -1,9 +1,10 @@
 """Offline analysis of one video: decode, track, write the outputs (``mjmon analyze`` / ``demo``).
 
 Outputs in the out dir: ``events.mjai.jsonl`` (every event with ``t`` / ``frame``, vision events
-included), ``state.jsonl`` (the TableState after each event), ``alerts.jsonl``,
-``game.tenhou6.json`` only when every tile of the record is known, ``summary.json`` (counts,
-timing, what is missing). Everything seen up to a break in the video is written.
+included), ``state.jsonl`` (the TableState after each event), ``alerts.jsonl`` (each alert boxed
+where its seat's table shows it and pictured in ``evidence/<alert id>.jpg``), ``game.tenhou6.json``
+only when every tile of the record is known, ``summary.json`` (counts, timing, what is missing).
+Everything seen up to a break in the video is written.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tracker.table.state import StateError, TableState
+
+EVIDENCE_DIR = "evidence"  # alerts' pictures, beside alerts.jsonl
 
 
 @dataclass
@@ -29,25 +32,30 @@ class AnalysisResult:
     missing: list[str] = field(default_factory=list)
     wrote_tenhou6: bool = False
     seat0_edge: str | None = None  # image edge of seat 0 (the first dealer) as the tracker decided
+    pictures: dict[str, bytes] = field(default_factory=dict)  # alert id -> evidence JPEG
 
 
 def analyze_video(video, tracker, progress: bool = True) -> AnalysisResult:
     """Feed every frame of ``video`` (a ``VideoSource``) to ``tracker``; collect what it says."""
     from tqdm import tqdm
 
+    from rules_check.checker import SETTLE_FRAMES
+    from tracker.evidence import EventFrames
+
     out = AnalysisResult()
     start = time.perf_counter()
+    frames = EventFrames(2 * SETTLE_FRAMES)
     bar = tqdm(total=video.info.frames, unit="frame", desc="analyze", file=sys.stderr, disable=not progress)
+    image = None
     for frame, t, image in video:
         result = tracker.process(image, frame, t)
-        out.events.extend(result.events)
-        out.alerts.extend(result.alerts)
+        if result.events:
+            frames.add(frame, image)
+        _collect(out, result, frames, image)
         out.frames += 1
         bar.update(1)
     bar.close()
-    result = tracker.finish()
-    out.events.extend(result.events)
-    out.alerts.extend(result.alerts)
+    _collect(out, tracker.finish(), frames, image)
     out.seconds = time.perf_counter() - start
     out.reads = getattr(tracker, "reads", 0)
     out.video_error = video.error
@@ -55,6 +63,34 @@ def analyze_video(video, tracker, progress: bool = True) -> AnalysisResult:
     edge = getattr(tracker, "seat0_edge", None)
     out.seat0_edge = ("bottom", "right", "top", "left")[edge] if edge is not None else None
     return out
+
+
+def _collect(out: AnalysisResult, result, frames, image) -> None:
+    """Keep a frame's events and alerts, each alert's evidence pictured from its frame."""
+    out.events.extend(result.events)
+    out.alerts.extend(result.alerts)
+    for alert in result.alerts:
+        picture = frames.picture(alert, image)
+        if picture:
+            out.pictures[alert.id] = picture
+
+
+def write_evidence(result: AnalysisResult, out_dir: Path) -> None:
+    """Each alert's picture as ``evidence/<alert id>.jpg`` next to alerts.jsonl, named in its
+    ``evidence.image``; pictures of an earlier run in the same directory are removed."""
+    folder = out_dir / EVIDENCE_DIR
+    for old in folder.glob("*.jpg") if folder.is_dir() else []:
+        old.unlink()
+    named = []
+    for alert in result.alerts:
+        picture = result.pictures.get(alert.id)
+        if picture:
+            folder.mkdir(exist_ok=True)
+            (folder / f"{alert.id}.jpg").write_bytes(picture)
+            evidence = alert.evidence.model_copy(update={"image": f"{EVIDENCE_DIR}/{alert.id}.jpg"})
+            alert = alert.model_copy(update={"evidence": evidence})
+        named.append(alert)
+    result.alerts = named
 
 
 def unknown_tiles(events: list) -> list[str]:
@@ -96,6 +132,7 @@ def write_outputs(result: AnalysisResult, out_dir: Path, rules_name: str, extra:
                 )
                 + "\n"
             )
+    write_evidence(result, out_dir)
     write_alerts_jsonl(result.alerts, out_dir / "alerts.jsonl")
     record = apply_retractions(result.events)  # the game as finally read: corrections applied
     result.missing = unknown_tiles(record)

@@ -31,6 +31,7 @@ from pydantic import BaseModel, ConfigDict
 from rules_check.checker import RulesChecker
 from tracker import events as ev
 from tracker.analysis import FrameResult
+from tracker.evidence import evidence_box, zone_boxes
 from tracker.kyoku import EventFactory, Kyoku
 from tracker.read_dora import DoraReader
 from tracker.read_hands import HandReader
@@ -153,6 +154,7 @@ class TableTracker(RiverReader, MeldReader, HandReader, DoraReader):
         self.last_frame, self.last_t = -1, 0.0
         self._crop = self._felt_box(calibration) if self.cfg.crop else None
         self._hand_boxes = [self._band_box(calibration, e, self.cfg.bands.hand) for e in range(4)]
+        self._zone_boxes = zone_boxes(calibration, self.cfg.bands)  # where alerts' evidence lies
         self.sticks = StickFinder(calibration)
         self._sticks_now = StickReadings.none()  # the riichi sticks of the current read
         self.rows = HandRowMeter(calibration)
@@ -167,7 +169,7 @@ class TableTracker(RiverReader, MeldReader, HandReader, DoraReader):
         if not self.gate.update(activity):
             self._watch_lift(image, frame, activity)
             return FrameResult(
-                frame=frame, t=t, alerts=self.checker.release(frame) if self.checker.held else []
+                frame=frame, t=t, alerts=self._boxed(self.checker.release(frame)) if self.checker.held else []
             )
         self.gate.consume_moved()
         self.reads += 1
@@ -189,12 +191,25 @@ class TableTracker(RiverReader, MeldReader, HandReader, DoraReader):
         if self.seat0_edge is None and self.waiting:
             self.seat0_edge = 0  # never saw a discard: keep the image bottom as seat 0
         result = self._emit(out, frame, t)
-        late = self.checker.release()  # the end: no reading will settle further
+        late = self._boxed(self.checker.release())  # the end: no reading will settle further
         return result.model_copy(update={"alerts": result.alerts + late}) if late else result
 
     def release_alerts(self) -> list:
         """The alerts still waiting for their readings to settle, said now (a stream stopped)."""
-        return self.checker.release()
+        return self._boxed(self.checker.release())
+
+    def _boxed(self, alerts: list) -> list:
+        """``alerts`` with their evidence boxed where the alerting seat's table shows it."""
+        if self.seat0_edge is None:
+            return alerts
+        out = []
+        for a in alerts:
+            if a.evidence.box is None and a.seat is not None:
+                box = evidence_box(a.code, (a.seat + self.seat0_edge) % 4, self._zone_boxes)
+                if box is not None:
+                    a = a.model_copy(update={"evidence": a.evidence.model_copy(update={"box": box})})
+            out.append(a)
+        return out
 
     def _detect(self, image: np.ndarray, box: tuple[int, int, int, int] | None = None) -> TileDetections:
         """Detections in ``box`` (x0, y0, x1, y1; default the felt's box, or all the image without
@@ -245,7 +260,7 @@ class TableTracker(RiverReader, MeldReader, HandReader, DoraReader):
     def _emit(self, factories: list[EventFactory], frame: int, t: float) -> FrameResult:
         self.waiting.extend((f, frame, t) for f in factories)
         if self.seat0_edge is None or not self.waiting:
-            return FrameResult(frame=frame, t=t, alerts=self.checker.release(frame))
+            return FrameResult(frame=frame, t=t, alerts=self._boxed(self.checker.release(frame)))
         out, alerts = [], []
         for factory, f_frame, f_t in self.waiting:
             event = factory(self._seat)
@@ -267,7 +282,9 @@ class TableTracker(RiverReader, MeldReader, HandReader, DoraReader):
         if self.kyoku is not None:
             self.kyoku.pending_count = [0] * 4  # the state now holds every event
         self.emitted.extend(out)
-        return FrameResult(frame=frame, t=t, events=out, alerts=alerts, state=self.state.to_json())
+        return FrameResult(
+            frame=frame, t=t, events=out, alerts=self._boxed(alerts), state=self.state.to_json()
+        )
 
     # --- reading the table ------------------------------------------------------------------
 

@@ -36,3 +36,12 @@ def test_the_demo_reads_the_sample_kyoku_and_finds_its_staged_faults(tmp_path, c
     scored = score_clip_alerts(truth, summary, events)
     assert [s["code"] for s in scored["staged"] if s["found"]] == ["meld_orientation", "early_draw"]
     assert [a for a in scored["reported"] if a["kind"] == "false"] == []
+    # each alert boxed where the seat's tiles of its rule lie, pictured beside alerts.jsonl
+    alerts = [json.loads(line) for line in (out / "alerts.jsonl").read_text().splitlines()]
+    zone = {"meld_orientation": "meld", "early_draw": "hand"}
+    for a in alerts:
+        x1, y1, x2, y2 = a["evidence"]["box"]
+        late = [k for k in truth["keyframes"] if k["frame"] >= a["frame"]][0]
+        tiles = [t["box"] for t in late["tiles"] if t["seat"] == a["seat"] and t["zone"] == zone[a["code"]]]
+        assert tiles and all(x1 <= (t[0] + t[2]) / 2 <= x2 and y1 <= (t[1] + t[3]) / 2 <= y2 for t in tiles)
+        assert (out / a["evidence"]["image"]).read_bytes()[:2] == b"\xff\xd8"  # a JPEG

@@ -13,20 +13,14 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-import numpy as np
-
-from rules_check.alert import Alert
 from rules_check.checker import SETTLE_FRAMES
 from tracker.analysis import FrameAnalyzer, FrameResult
+from tracker.evidence import EventFrames
 from tracker.live.source import Frame, VideoSource
 from tracker.live.store import AlertStore
 
 CALLS = ("chi", "pon", "daiminkan")
 TURN_ENDS = ("hora", "ryukyoku", "end_kyoku", "end_game")
-THUMB_WIDTH = 320
-
-
-EVENT_IMAGES = 24  # at most (~2.7 MB each at 1280x720), none older than twice the settle time
 
 
 class LivePipeline:
@@ -57,7 +51,7 @@ class LivePipeline:
         self._lock = threading.Lock()
         # images of the last frames that raised events: an alert held for its readings to settle
         # (rules_check.checker.SETTLE_FRAMES) comes later and is pictured at its evidence frame
-        self._event_images: dict[int, np.ndarray] = {}
+        self._event_images = EventFrames(2 * SETTLE_FRAMES)
         self._latest: dict[str, Any] = {
             "type": "snapshot",
             "table": table,
@@ -130,15 +124,11 @@ class LivePipeline:
         if not result.events and not result.alerts and result.state is None:
             return
         if result.events and frame is not None:
-            self._event_images[frame.index] = frame.image
-            old = [i for i in self._event_images if i < frame.index - 2 * SETTLE_FRAMES]
-            for index in old + list(self._event_images)[: max(0, len(self._event_images) - EVENT_IMAGES)]:
-                self._event_images.pop(index, None)
+            self._event_images.add(frame.index, frame.image)
         records = []
         for alert in result.alerts:
             alert = alert.model_copy(update={"id": f"{self.session}-{alert.id}"})
-            image = self._event_images.get(alert.frame, frame.image if frame is not None else None)
-            thumb = _thumbnail(image, alert) if image is not None else None
+            thumb = self._event_images.picture(alert, frame.image if frame is not None else None)
             records.append(self.store.add(alert, self.table, thumb))  # durable before broadcast
         turn = self._latest["turn"]
         for event in result.events:
@@ -194,26 +184,3 @@ def next_turn(turn: dict | None, event, t: float) -> dict | None:
     if event.type in TURN_ENDS:
         return None
     return turn
-
-
-def _thumbnail(image: np.ndarray, alert: Alert) -> bytes | None:
-    """A JPEG of the evidence: the alert's box with a margin, or the whole frame."""
-    import cv2
-
-    h, w = image.shape[:2]
-    box = alert.evidence.box
-    crop = image
-    if box is not None:
-        x1, y1, x2, y2 = box
-        m = 0.6 * max(x2 - x1, y2 - y1)
-        x1, y1 = int(max(x1 - m, 0)), int(max(y1 - m, 0))
-        x2, y2 = int(min(x2 + m, w)), int(min(y2 + m, h))
-        if x2 > x1 and y2 > y1:
-            crop = image[y1:y2, x1:x2]
-    scale = THUMB_WIDTH / crop.shape[1]
-    if scale < 1:
-        crop = cv2.resize(
-            crop, (THUMB_WIDTH, max(int(crop.shape[0] * scale), 1)), interpolation=cv2.INTER_AREA
-        )
-    ok, data = cv2.imencode(".jpg", crop, [cv2.IMWRITE_JPEG_QUALITY, 80])
-    return data.tobytes() if ok else None

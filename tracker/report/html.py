@@ -122,7 +122,7 @@ def report_from_truth(truth_path: str | Path, out: str | Path, rules: str = "mle
 def _crops_from_video(video: Path, alerts: list[Alert]) -> dict[str, bytes]:
     import cv2
 
-    from tracker.live.pipeline import _thumbnail
+    from tracker.evidence import evidence_jpeg
 
     wanted = {a.frame: a for a in alerts if a.frame is not None}
     crops: dict[str, bytes] = {}
@@ -133,7 +133,7 @@ def _crops_from_video(video: Path, alerts: list[Alert]) -> dict[str, bytes]:
             ok, image = cap.read()
             if ok:
                 for alert in (a for a in alerts if a.frame == frame):
-                    thumb = _thumbnail(image, alert)
+                    thumb = evidence_jpeg(image, alert.evidence.box)
                     if thumb:
                         crops[alert.id] = thumb
     finally:
