@@ -405,8 +405,9 @@ def test_a_tile_on_a_pons_sideways_one_read_unsure_is_no_kakan_until_read_sure()
     _lay_meld(s, pon)
     _lay_meld(s, pon + [(306.0, 394.0 - 26, "1s", True, 0.1)], frames=(10, 11))
     assert [e for e in s.events if e.type == "kakan"] == []
-    _lay_meld(s, pon + [(306.0, 394.0 - 26, "6p", True, 0.6)], frames=(12, 13))
-    assert [(e.frame, e.pai) for e in s.events if e.type == "kakan"] == [(12, "6p")]
+    # read surer but not sure (below a call's tiles' 0.5): the pon's kind, not the 1s it looks like
+    _lay_meld(s, pon + [(306.0, 394.0 - 26, "1s", True, 0.3)], frames=(12, 13))
+    assert [(e.frame, e.pai, e.consumed) for e in s.events if e.type == "kakan"] == [(12, "6p", ["6p"] * 3)]
 
 
 def _chi_after_a_leftover(leftover_first: bool):
@@ -472,7 +473,9 @@ def test_a_call_tile_laid_as_its_discard_lands_is_the_calls_not_the_last_melds()
 def test_a_call_from_the_next_seat_is_a_pon_whatever_its_tiles_read():
     # t6-double_kakan_then_chankan: a pon of 2m from shimocha laid with a 4m (错碰), its sideways 2m
     # read 3m: the tiles make a run, but a chi comes from kamicha only. The record has the pon of
-    # the called tile, the layout the tiles seen, and the rules checker judges those
+    # the called tile, the layout the tiles seen, and the rules checker judges those: two tiles
+    # off the set read so are a misreading to it (invalid_meld.one_tile_off), so this 错碰, found
+    # only through the misread 3m, is no longer reported (three false ones were dropped with it)
     s = _Script()
     disc = (1, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "3m", False)  # edge 1 plays after edge 0
     s.read(_table(), 1)
@@ -484,7 +487,7 @@ def test_a_call_from_the_next_seat_is_a_pon_whatever_its_tiles_read():
     assert (call.type, call.actor, call.target, call.pai) == ("pon", 3, 0, "3m")  # edge 0 is seat 3
     assert call.laid.tiles == ["4m", "2m", "3m"] and call.laid.sideways == [2]
     checker = s.tracker.checker
-    assert [a.code for a in checker.held + checker.alerts] == ["invalid_meld"]
+    assert [a.code for a in checker.held + checker.alerts] == []
 
 
 def _pon_after_two_discards(same_read: bool, sideways_at: int):
