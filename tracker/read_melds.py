@@ -200,12 +200,15 @@ class MeldReader:
         base = [m for m in k.melds[e] if m.sideways and abs(m.u - u) < self.cfg.match_mm]
         if not base or not k.started:
             return
-        # read as surely as a call's tiles, else unknown (a kakan adds its pon's kind: named so
-        # below; t6-suukantsu_1's 9s added to a pon of 9s was read 8p at 0.25: a false 错杠)
-        sure = float(new.confidence[0]) >= self.cfg.meld_min_confidence
-        code = self._code(int(new.class_ids[0])) if sure else tiles.UNKNOWN
+        code = self._code(int(new.class_ids[0]))
         group = base[0].group
         call = next((c for c in k.calls if c.edge == e and c.group == group), None)
+        unsure = float(new.confidence[0]) < self.cfg.meld_min_confidence
+        if call is not None and call.kind == "pon" and unsure:
+            # a tile added to a pon read less surely than a call's tiles is unknown, so named by
+            # its pon's kind below (t6-suukantsu_1's 9s added to a pon of 9s read 8p at 0.25: a
+            # false 错杠); on a call read as a chi the read is kept, it names the pon it was
+            code = tiles.UNKNOWN
         if call is not None and call.kind == "chi" and code != tiles.UNKNOWN:
             self._added_to_chi(
                 call, [m for m in k.melds[e] if m.group == group][: len(call.codes)], code, out

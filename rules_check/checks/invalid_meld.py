@@ -10,7 +10,7 @@ A kakan added to a pon laid wrong (its tile the pon's called kind) is not a seco
 the call was judged. Judged only on a meld read whole: a tile the camera could not read (``?``)
 usually goes with one it misread, a meld whose tiles, with every tile in view, make a fifth
 copy of a kind is misread somewhere, and tiles two or more off the set are misread (a wrong set
-holds one wrong tile, ``one_tile_off``); none is evidence of a wrong set.
+holds one wrong tile, ``misread``); none is evidence of a wrong set.
 """
 
 from __future__ import annotations
@@ -46,10 +46,18 @@ def is_set(kind: str, codes: list[str]) -> bool:
 
 
 def one_tile_off(kind: str, codes: list[str]) -> bool:
-    """Could ``codes`` be the set with one tile laid wrong (all but one of them make it)? A player
-    who lays a wrong set reaches for one wrong tile; tiles two or more off the set (a pon read
-    "E S C", "6m 5m 7m") are a misreading, the unseen art's faces read as one another."""
+    """Could ``codes`` be the set with one tile laid wrong (all but one of them make it)?"""
     return any(is_set(kind, codes[:i] + codes[i + 1 :]) for i in range(len(codes)))
+
+
+def misread(call, codes: list[str]) -> bool:
+    """Tiles a camera read (the call has a ``laid`` placement) two or more off the set: a player
+    who lays a wrong set reaches for one wrong tile, so a pon read "E S C" or "1s 2m 3m" is the
+    unseen art's faces read as one another. Not a run laid for a pon: that is a chi from a seat
+    a chi may not take from, an irregularity of its own. A record without a camera is as written."""
+    if getattr(call, "laid", None) is None or one_tile_off(call.type, codes):
+        return False
+    return not (call.type == "pon" and is_set("chi", codes))
 
 
 def still_found(evidence: list) -> bool:
@@ -64,7 +72,7 @@ def laid_as_declared(call) -> bool:
     declared = [call.pai, *call.consumed] if hasattr(call, "pai") else list(call.consumed)
     laid = getattr(call, "laid", None)
     up = [c for i, c in enumerate(laid.tiles) if i not in laid.face_down] if laid is not None else []
-    return is_set(call.type, declared) and is_set(call.type, up)
+    return (is_set(call.type, declared) and is_set(call.type, up)) or misread(call, up or declared)
 
 
 def _read(codes: list[str]) -> bool:
@@ -101,14 +109,14 @@ def _judge(event, situation: Situation, in_view: list[str] | tuple = ()) -> list
         declared = [event.pai] + list(event.consumed)
     problems = []
     if _read(declared) and not is_set(event.type, declared):
-        if not one_tile_off(event.type, declared):
-            return []  # misread: see one_tile_off
+        if misread(event, declared):
+            return []
         problems.append(f"declared tiles {tiles.dump(declared)}")
     laid = getattr(event, "laid", None)
     up: list[str] = []
     if laid is not None:
         up = [c for i, c in enumerate(laid.tiles) if i not in laid.face_down]
-        if _read(up) and not is_set(event.type, up) and not one_tile_off(event.type, up):
+        if _read(up) and not is_set(event.type, up) and misread(event, up):
             return []
         if _read(up) and (not is_set(event.type, up) or len(laid.tiles) != _SIZE[event.type]):
             problems.append(f"laid tiles {' '.join(laid.tiles)}")

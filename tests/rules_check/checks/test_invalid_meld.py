@@ -49,16 +49,21 @@ def _pon_of_7m_laid(tiles: list[str]) -> list:
     return stream + [ev.Dahai(actor=2, pai="W", tsumogiri=False)]
 
 
-def test_tiles_two_off_the_set_are_a_misreading_not_a_wrong_set():
-    # evaluation set: pons read "6m 5m 7m", "E S C", "1s 2m 3m"; a wrong set holds one wrong tile
+def test_tiles_a_camera_read_two_off_the_set_are_a_misreading_not_a_wrong_set():
+    # evaluation set: pons read "E S C", "1s 2m 3m"; a wrong set holds one wrong tile
+    wrong = [("invalid_meld", 2, "dead_hand")]
     for tiles, want in (
-        (["7m", "7m", "8m"], [("invalid_meld", 2, "dead_hand")]),
-        (["8m", "7m", "7m"], [("invalid_meld", 2, "dead_hand")]),
-        (["6m", "5m", "7m"], []),
+        (["7m", "7m", "8m"], wrong),
+        (["8m", "7m", "7m"], wrong),
         (["1s", "7m", "3m"], []),
+        (["6m", "5m", "7m"], wrong),  # a run laid for a pon: a chi from a seat it may not take from
     ):
         assert [f for f in found(feed(_pon_of_7m_laid(tiles))) if f[0] == "invalid_meld"] == want, tiles
     assert found(feed(chi(["4s", "9p", "1m"]))) == []  # nothing of it but the called tile makes the run
+    # a record without a camera is as written: its pon of "7m 1s 9s" is a wrong set
+    stream = start(CHI_HANDS) + draw(0, "7m")
+    stream += [ev.Pon(actor=2, target=0, pai="7m", consumed=["1s", "9s"])]
+    assert [f for f in found(feed(stream)) if f[0] == "invalid_meld"] == wrong
 
 
 def test_ankan_with_face_down_tiles_is_judged_on_its_face_up_ones():
