@@ -263,6 +263,11 @@ def _laid(*tiles: tuple) -> list[tuple]:
     return [(*_PLACES[i], *tile) for i, tile in enumerate(tiles)]
 
 
+def _added(code: str, confidence: float) -> tuple:
+    """A tile added (kakan) on the sideways tile at ``_PLACES[0]``, as a ``_lay_meld`` row."""
+    return (_PLACES[0][0], _PLACES[0][1] - 26, code, True, confidence)
+
+
 def _called(discard: str, laid: list[tuple]):
     """The call edge 0 makes on edge 3's ``discard`` with its tiles laid as ``laid`` rows."""
     s = _call_from_left(discard)
@@ -382,14 +387,10 @@ def test_unread_number_tiles_are_filled_only_when_another_read_makes_it_a_pon():
 
 def test_a_kakan_names_the_pon_tiles_it_left_unread_by_the_added_tile():
     s = _call_from_left("6p")
-    pon = [
-        (306.0, 394.0, "6p", True, 0.9),
-        (339.0, 381.0, "1s", False, 0.2),
-        (367.0, 387.0, "2s", False, 0.2),
-    ]
+    pon = _laid(("6p", True, 0.9), ("1s", False, 0.2), ("2s", False, 0.2))
     _lay_meld(s, pon)
     assert _last_call(s).consumed == ["?", "?"]
-    _lay_meld(s, pon + [(306.0, 394.0 - 26, "6p", True, 0.9)], frames=(10, 11))
+    _lay_meld(s, pon + [_added("6p", 0.9)], frames=(10, 11))
     kakan = [e for e in s.events if e.type == "kakan"]
     assert [(e.actor, e.pai, e.consumed) for e in kakan] == [(1, "6p", ["6p", "6p", "6p"])]
 
@@ -397,16 +398,12 @@ def test_a_kakan_names_the_pon_tiles_it_left_unread_by_the_added_tile():
 def test_a_tile_on_a_pons_sideways_one_read_unsure_is_no_kakan_until_read_sure():
     # kuikae-jansou-1-k0 and others: a phantom box (0.07-0.29) where a kakan's tile would lie
     s = _call_from_left("6p")
-    pon = [
-        (306.0, 394.0, "6p", True, 0.9),
-        (339.0, 381.0, "6p", False, 0.9),
-        (367.0, 387.0, "6p", False, 0.9),
-    ]
+    pon = _laid(*[("6p", i == 0, 0.9) for i in range(3)])
     _lay_meld(s, pon)
-    _lay_meld(s, pon + [(306.0, 394.0 - 26, "1s", True, 0.1)], frames=(10, 11))
+    _lay_meld(s, pon + [_added("1s", 0.1)], frames=(10, 11))
     assert [e for e in s.events if e.type == "kakan"] == []
     # read surer but not sure (below a call's tiles' 0.5): the pon's kind, not the 1s it looks like
-    _lay_meld(s, pon + [(306.0, 394.0 - 26, "1s", True, 0.3)], frames=(12, 13))
+    _lay_meld(s, pon + [_added("1s", 0.3)], frames=(12, 13))
     assert [(e.frame, e.pai, e.consumed) for e in s.events if e.type == "kakan"] == [(12, "6p", ["6p"] * 3)]
 
 

@@ -70,19 +70,7 @@ class Seat:
 
 #: events after which the last draw stood: its retraction no longer moves tiles
 _PLAYS_AFTER_A_DRAW = frozenset(
-    {
-        "start_kyoku",
-        "dahai",
-        "chi",
-        "pon",
-        "daiminkan",
-        "kakan",
-        "ankan",
-        "flower",
-        "hora",
-        "ryukyoku",
-        "end_kyoku",
-    }
+    "start_kyoku dahai chi pon daiminkan kakan ankan flower hora ryukyoku end_kyoku".split()
 )
 
 
