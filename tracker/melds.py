@@ -57,6 +57,26 @@ def sideways_by_spacing(u: np.ndarray) -> list[int]:
     return []
 
 
+# a sideways tile lies with its long side along the row and its edge on the row's player-side
+# line, so its centre sits (TILE_H - TILE_W) / 2 = 4.5 mm nearer its player than an upright one's
+_DEEPER_MM = 3.0
+_LEVEL_MM = 2.0  # the upright tiles' centres agree this closely
+
+
+def sideways_by_depth(v: np.ndarray) -> list[int]:
+    """The sideways tile of a call's laid tiles (``v`` mm, depth toward their player) told by
+    where it lies: the one tile whose centre is ``_DEEPER_MM`` nearer the player than every
+    other, these level with each other. [] if no one tile is (all level: laid upright)."""
+    v = np.asarray(v, np.float64)
+    if len(v) < 3:
+        return []
+    deepest = int(np.argmax(v))
+    rest = np.delete(v, deepest)
+    if v[deepest] - rest.max() >= _DEEPER_MM and np.ptp(rest) <= _LEVEL_MM:
+        return [deepest]
+    return []
+
+
 def _kind(code: str) -> str:
     return tiles.deaka(code)
 

@@ -17,6 +17,7 @@ from tracker.melds import (
     first_sighting,
     ready_melds,
     seen_before,
+    sideways_by_depth,
     sideways_by_spacing,
     sure_pon,
 )
@@ -253,7 +254,8 @@ class MeldReader:
         side = np.nonzero(lr.sideways)[0].tolist()
         down = np.nonzero(~lr.face_up)[0].tolist()
         if not side and not down:
-            side = sideways_by_spacing(lr.u)
+            # the detector missed the turn (a far camera's small tiles): where it lies tells
+            side = sideways_by_spacing(lr.u) or sideways_by_depth(lr.v)
         group = 1 + max((m.group for m in k.melds[e]), default=-1)
         for j in range(len(lr)):
             raw = self._code(int(lr.class_ids[j])) if lr.face_up[j] else tiles.UNKNOWN
@@ -269,10 +271,10 @@ class MeldReader:
                 )
             )
         laid_codes = list(codes)
-        if (len(lr) == 4 and down) or (len(lr) == 3 and len(down) >= 2):
-            # tiles face down are an ankan's, never a call's: three seen, two of them down, are an
-            # ankan with a tile the detector missed (t6-rinshan: read as a pon in riichi, a false
-            # illegal call); such a look says nothing of how it lies
+        if len(lr) >= 3 and down:
+            # tiles face down are an ankan's, never a call's: three seen, one or two of them down,
+            # are an ankan with a tile the detector missed or two backs boxed as one (t6-rinshan:
+            # read as a pon in riichi, a false illegal call); such a look says nothing of how it lies
             visible = [c for c in codes if c != "?"]
             kind = visible[0] if visible else "?"
             consumed = [kind if c == "?" else c for c in codes] + [kind] * (4 - len(lr))

@@ -5,7 +5,9 @@ a draw) is one misread tile away from the wrong answer, so the wall says first: 
 while the wall still holds tiles are a win (one winner, or two on one discard), unless three or
 more open (four riichi, three rons: abortive draws) or one shows nine kinds of terminals and
 honours on the first go-around (kyuushu kyuuhai). Only at an empty wall, where a draw is the
-rule and a win on the last tile the exception, does the count decide.
+rule and a win on the last tile the exception, does the count decide: one hand shown with 14 or
+more tiles (melds as 3) is the win, as a hand read long is nearer a winner's 14 than a tenpai
+hand's 13; 13 or fewer is a tenpai hand shown at the draw.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from tracker import tiles
 # backs (the dead wall's top row of 7 stacks, less its flipped indicators)
 EMPTY_LIVE_WALL = 4
 EMPTY_WALL_BACKS = 7
+WINNING_COUNT = 14  # a winning hand's tiles, each meld counted as 3
 FIRST_GO_AROUND = 4  # discards in the kyoku up to which a kyuushu kyuuhai can be shown
 _TERMINALS_HONOURS = {c for c in tiles.KINDS34 if tiles.is_honor(c) or tiles.number(c) in (1, 9)}
 
@@ -40,12 +43,13 @@ def judge_result(
     """``opened``: per edge, the face-up codes of each hand laid open; ``melds``: melds per edge;
     ``live_wall``: live tiles left in the record; ``wall_backs``: wall backs seen now;
     ``discards``: discards in the kyoku so far."""
-    by_count = {e: c for e, c in opened.items() if (len(c) + 3 * melds[e]) % 3 == 2}
     empty = live_wall <= EMPTY_LIVE_WALL or wall_backs <= EMPTY_WALL_BACKS
     if empty:
         # two or more hands shown at the last tile: tenpai hands at a draw
-        if len(opened) == 1 and by_count:
-            return Result("hora", tuple(by_count))
+        if len(opened) == 1:
+            ((edge, codes),) = opened.items()
+            if len(codes) + 3 * melds[edge] >= WINNING_COUNT:
+                return Result("hora", (edge,))
         return Result("ryukyoku")
     if discards <= FIRST_GO_AROUND and len(opened) == 1:
         (codes,) = opened.values()

@@ -49,6 +49,21 @@ def test_the_sideways_tile_is_told_by_the_wider_gaps_beside_it():
     assert sideways_by_spacing(np.array([0.0, 30.5])) == []  # two tiles: not enough to tell
 
 
+def test_the_sideways_tile_is_told_by_its_centre_lying_nearer_its_player():
+    from tracker.melds import sideways_by_depth
+
+    # hanchan-jansou-0 6551: a chi's 6s lying sideways at the left, read upright by the detector
+    assert sideways_by_depth(np.array([398.0, 393.0, 392.0])) == [0]
+    for size in (3, 4):
+        for i in range(size):
+            v = 393.0 + np.random.default_rng(i).uniform(-0.9, 0.9, size)
+            v[i] += 4.5
+            assert sideways_by_depth(v) == [i], (size, i)
+    assert sideways_by_depth(np.array([393.0, 394.5, 393.5])) == []  # laid upright: level
+    assert sideways_by_depth(np.array([393.0, 397.0, 399.5])) == []  # two deep: no single tile
+    assert sideways_by_depth(np.array([398.0, 393.0])) == []  # two tiles: not enough to tell
+
+
 def test_a_chi_comes_from_the_seat_before_in_turn_only():
     from tracker.melds import chi_from
 

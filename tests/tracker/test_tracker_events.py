@@ -977,6 +977,21 @@ def test_an_ankan_seen_with_a_tile_missed_is_an_ankan_not_a_pon():
     assert not s.tracker.state_errors
 
 
+def test_an_ankan_whose_two_backs_are_seen_as_one_is_an_ankan_not_a_pon():
+    # hanchan-jansou-mleague-hanchan 5528: the middle two backs boxed as one tile, the ends face
+    # up: read as a pon of the last discard (a false meld_orientation and a discard taken away)
+    s = _started()
+    first = (0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "P", False)
+    s.read(_rows([first], {1: _hand(1, 13, drawn=True)}), 10)
+    ankan = [(1, MELD, u, tl.MELD_V, c, False) for u, c in ((165, "P"), (204, "back"), (243, "P"))]
+    s.read(_rows([first], {1: _hand(1, 10)}) + ankan, 20)
+    s.read(_rows([first], {1: _hand(1, 10)}) + ankan, 21)
+    melds = [e for e in s.events if e.type in ("chi", "pon", "daiminkan", "ankan")]
+    assert [(e.type, e.actor, e.consumed, e.laid) for e in melds] == [("ankan", 1, ["P"] * 4, None)]
+    assert not any(e.type == "retract" for e in s.events)
+    assert not s.tracker.state_errors
+
+
 def test_two_kakans_read_at_once_come_in_the_order_they_were_glimpsed():
     s = _started()
     first = (0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "1m", False)
