@@ -17,8 +17,7 @@ from tracker.melds import (
     first_sighting,
     ready_melds,
     seen_before,
-    sideways_by_depth,
-    sideways_by_spacing,
+    sideways_by_place,
     sure_pon,
 )
 from tracker.read_rivers import next_place
@@ -255,7 +254,7 @@ class MeldReader:
         down = np.nonzero(~lr.face_up)[0].tolist()
         if not side and not down:
             # the detector missed the turn (a far camera's small tiles): where it lies tells
-            side = sideways_by_spacing(lr.u) or sideways_by_depth(lr.v)
+            side = sideways_by_place(lr.u, lr.v)
         group = 1 + max((m.group for m in k.melds[e]), default=-1)
         for j in range(len(lr)):
             raw = self._code(int(lr.class_ids[j])) if lr.face_up[j] else tiles.UNKNOWN
@@ -271,10 +270,13 @@ class MeldReader:
                 )
             )
         laid_codes = list(codes)
-        if len(lr) >= 3 and down:
-            # tiles face down are an ankan's, never a call's: three seen, one or two of them down,
-            # are an ankan with a tile the detector missed or two backs boxed as one (t6-rinshan:
-            # read as a pon in riichi, a false illegal call); such a look says nothing of how it lies
+        face_up = [c for i, c in enumerate(codes) if i not in down]
+        if len(lr) >= 3 and down and (len(down) >= 2 or len(lr) == 4 or _one_kind(face_up)):
+            # tiles face down are an ankan's, never a call's: three seen, two of them down, or one
+            # down between two of a kind, are an ankan with a tile the detector missed or two backs
+            # boxed as one (t6-rinshan: read as a pon in riichi, a false illegal call). One down
+            # beside two kinds is a chi's tile misread as a back (kuikae-jansou-2-k2). Such a look
+            # says nothing of how it lies
             visible = [c for c in codes if c != "?"]
             kind = visible[0] if visible else "?"
             consumed = [kind if c == "?" else c for c in codes] + [kind] * (4 - len(lr))

@@ -80,6 +80,23 @@ def test_no_table_in_view_fails_clearly(tmp_path, capsys):
     assert "no table in view" in capsys.readouterr().err
 
 
+def test_an_output_path_taken_by_a_file_fails_in_one_line_before_the_analysis(tmp_path, capsys):
+    from tracker.commands.analyze import SAMPLE_CLIP
+
+    taken = tmp_path / "taken"
+    taken.write_text("not a directory")
+    assert main(["analyze", str(SAMPLE_CLIP), "--out", str(taken)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert f"{taken} is a file" in err and len(err.splitlines()) == 1
+    out = tmp_path / "o"
+    (out / "evidence").parent.mkdir()
+    (out / "evidence").write_text("")  # where the alerts' pictures go
+    assert main(["analyze", str(SAMPLE_CLIP), "--out", str(out)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert f"{out / 'evidence'} is a file" in err and len(err.splitlines()) == 1
+    assert not (out / "events.mjai.jsonl").exists()
+
+
 def test_missing_video_fails_clearly(tmp_path, capsys):
     assert main(["analyze", str(tmp_path / "nope.mp4"), "--out", str(tmp_path / "o")]) == 2
     assert "video not found" in capsys.readouterr().err

@@ -64,6 +64,17 @@ def test_the_sideways_tile_is_told_by_its_centre_lying_nearer_its_player():
     assert sideways_by_depth(np.array([398.0, 393.0])) == []  # two tiles: not enough to tell
 
 
+def test_the_wider_gaps_name_the_sideways_tile_only_where_it_also_lies_deepest():
+    from tracker.melds import sideways_by_place
+
+    # first reads the detector saw no tile turned in (the second evaluation set)
+    assert sideways_by_place(np.array([395.4, 423.9, 452.8]), np.array([387.8, 387.9, 393.9])) == [2]
+    assert sideways_by_place(np.array([400.3, 426.5, 456.8]), np.array([396.0, 392.1, 396.6])) == [2]
+    # the gaps name the left tile, the middle one lies deepest: no answer rather than a wrong one
+    assert sideways_by_place(np.array([392.7, 423.4, 450.4]), np.array([395.5, 399.0, 392.5])) == []
+    assert sideways_by_place(np.array([335.4, 355.7, 377.5]), np.array([391.1, 391.6, 392.4])) == []
+
+
 def test_a_chi_comes_from_the_seat_before_in_turn_only():
     from tracker.melds import chi_from
 

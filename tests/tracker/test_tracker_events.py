@@ -992,6 +992,21 @@ def test_an_ankan_whose_two_backs_are_seen_as_one_is_an_ankan_not_a_pon():
     assert not s.tracker.state_errors
 
 
+def test_a_chi_with_one_tile_misread_as_a_back_stays_a_chi():
+    # kuikae-jansou-2-k2: a far camera's 6s read face down beside 8s and 7s: two kinds face up
+    # are no ankan's
+    s = _started()
+    first = (0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "8s", False)
+    s.read(_rows([first], {}), 10)
+    s.read(_rows([first], {}), 11)
+    chi = [(1, MELD, 165, tl.MELD_V + 4.5, "8s", True)]
+    chi += [(1, MELD, u, tl.MELD_V, c, False) for u, c in ((195.5, "7s"), (221.5, "back"))]
+    s.read(_rows([], {}) + chi, 20)
+    s.read(_rows([], {}) + chi, 21)
+    melds = [e for e in s.events if e.type in ("chi", "pon", "daiminkan", "ankan")]
+    assert [(e.type, e.actor, e.target, e.pai) for e in melds] == [("chi", 1, 0, "8s")]
+
+
 def test_two_kakans_read_at_once_come_in_the_order_they_were_glimpsed():
     s = _started()
     first = (0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "1m", False)

@@ -67,6 +67,8 @@ def run_analyze(
         video = VideoSource(video_path)
     except VideoError as err:
         raise CommandError(str(err)) from None
+    out_dir = Path(out)
+    _check_writable(out_dir)  # before the long work, not after it
     calibration = _calibration(video_path, calib)
     detector = _load_detector(model, reader, turns, rules)
     if detections_cache:
@@ -79,18 +81,35 @@ def run_analyze(
     finally:
         if detections_cache:
             _save_cache(detector)
-    out_dir = Path(out)
-    write_outputs(
-        result,
-        out_dir,
-        rules,
-        {"video": str(video_path), "rules": rules, "calibration": calibration.model_dump()},
-    )
+    try:
+        write_outputs(
+            result,
+            out_dir,
+            rules,
+            {"video": str(video_path), "rules": rules, "calibration": calibration.model_dump()},
+        )
+    except OSError as err:
+        raise CommandError(f"cannot write the outputs in {out_dir}: {err}") from None
     _report_hook(out_dir, rules, str(video_path))
     print(summary_text(result, out_dir))
     if result.video_error:
         raise CommandError(result.video_error)
     return 0
+
+
+def _check_writable(out_dir: Path) -> None:
+    """The output directory and its evidence folder can be made: a path taken by a file fails now
+    in one line, not after the whole video has been analysed."""
+    from tracker.commands import CommandError
+    from tracker.run import EVIDENCE_DIR
+
+    for folder in (out_dir, out_dir / EVIDENCE_DIR):
+        if folder.exists() and not folder.is_dir():
+            raise CommandError(f"cannot write the outputs: {folder} is a file, not a directory")
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise CommandError(f"cannot write the outputs in {out_dir}: {err}") from None
 
 
 def _save_cache(detector) -> None:
