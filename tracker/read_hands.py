@@ -11,7 +11,7 @@ import numpy as np
 from tracker import events as ev
 from tracker.kyoku import EventFactory, Kyoku, at_frame
 from tracker.readings import drawn_apart, pick_code, row_holes, standing_row
-from tracker.results import judge_result
+from tracker.results import WINNING_COUNT, judge_result
 from tracker.zones import HAND, WALL, TableView, assign
 from vision.hand_rows import NOMINAL_PITCH_MM, PITCH_RANGE, HandRows
 
@@ -540,8 +540,8 @@ class HandReader:
             hand = view.where(e, HAND)
             up = hand.select(hand.face_up)
             groups = len({m.group for m in k.melds[e]})
-            if len(up) < self.cfg.open_hand_min or (len(up) + 3 * groups) % 3 != 2:
-                continue
+            if len(up) < self.cfg.open_hand_min or abs(len(up) + 3 * groups - WINNING_COUNT) > 1:
+                continue  # (a winner's 14 read a tile long or short still is one)
             laid = self._open_hand(up)
             k.winners.add(e)
             out.append(

@@ -270,8 +270,10 @@ class MeldReader:
                 )
             )
         laid_codes = list(codes)
-        face_up = [c for i, c in enumerate(codes) if i not in down]
-        if len(lr) >= 3 and down and (len(down) >= 2 or len(lr) == 4 or _one_kind(face_up)):
+        # (the face-up tiles' kinds as read, unsure reads included: an unsure one is no match)
+        face_up = [self._code(int(c)) for c, up in zip(lr.class_ids.tolist(), lr.face_up.tolist()) if up]
+        alike = len({tiles.deaka(c) for c in face_up}) == 1 and tiles.UNKNOWN not in face_up
+        if len(lr) >= 3 and down and (len(down) >= 2 or len(lr) == 4 or alike):
             # tiles face down are an ankan's, never a call's: three seen, two of them down, or one
             # down between two of a kind, are an ankan with a tile the detector missed or two backs
             # boxed as one (t6-rinshan: read as a pon in riichi, a false illegal call). One down
@@ -305,6 +307,8 @@ class MeldReader:
             # outweighs the one or two reads of the meld being laid. It lies where that code is
             # seen, else at the sideways place (the read there was wrong or unsure)
             pick = _position_of(codes, called, side)
+            if pick is not None and _called_beside_the_sideways(codes, pick, side):
+                pick = None  # the river misread it as a tile the caller laid from its hand
             if pick is None:
                 pick = side[0] if side else 0
                 # the river's vote, unless the meld's own read there makes a set with the other
@@ -577,6 +581,15 @@ def _position_of(codes: list[str], called: str, side: list[int]) -> int | None:
     if side and side[0] in at:
         return side[0]
     return at[0] if at else None
+
+
+def _called_beside_the_sideways(codes: list[str], pick: int, side: list[int]) -> bool:
+    """Is the river's kind, found at ``pick``, one of the caller's own tiles? So when one tile lies
+    sideways elsewhere and the tiles as read, all of them, make a set: the sideways one is the
+    called tile (t6-suukantsu_0: a chi of 7p laid 7p 5pr 6p, its river read 6p)."""
+    if len(side) != 1 or pick == side[0] or tiles.UNKNOWN in codes:
+        return False
+    return _makes_set(codes, side[0], codes[side[0]])
 
 
 def _makes_set(codes: list[str], pick: int, code: str) -> bool:

@@ -288,6 +288,11 @@ class TableTracker(RiverReader, MeldReader, HandReader, DoraReader):
 
     # --- reading the table ------------------------------------------------------------------
 
+    def _hands_open(self, view: TableView) -> bool:
+        """Is a hand laid open on the table (face-up tiles in a hand zone)?"""
+        hands = view.select(view.zone == HAND)
+        return bool(np.bincount(hands.edge[hands.face_up], minlength=4).max() >= self.cfg.open_hand_min)
+
     def _code(self, class_id: int) -> str:
         return game_code(class_id, self.cfg.rules == "mcr")
 
@@ -325,7 +330,8 @@ class TableTracker(RiverReader, MeldReader, HandReader, DoraReader):
                     self._close_round(k)
                 self.kyoku = Kyoku(frame=frame, t=t, dora=[])
                 self._read_dora(view, self.kyoku)
-            elif k is not None and k.ended and k.started and backs < 10:
+            elif k is not None and k.ended and k.started and backs < 10 and not self._hands_open(view):
+                # (hands still open at the wall's end: a second ron may be laid open yet)
                 out.append(lambda seat: ev.EndKyoku())
                 self._close_round(k)
                 self.kyoku = None

@@ -312,6 +312,18 @@ def test_a_draw_read_before_a_call_on_the_last_discard_is_taken_back():
     assert state.seats[1].melds[0].type == "pon" and state.seats[1].hand_count == 11
 
 
+def test_a_river_misread_as_a_tile_the_caller_laid_from_its_hand_loses_to_the_sideways_read():
+    # t6-suukantsu_0: a chi of 7p laid 7p (sideways) 5pr 6p, its river read 6p: the 6p beside it
+    # is the caller's own, so the sideways 7p is the tile called (read as a chi of 6p with 7p
+    # 5pr, the caller's next discard, a 6p, was a false kuikae)
+    s = _call_from_left("6p")
+    _lay_meld(s, _laid(("7p", True, 0.9), ("5pr", False, 0.9), ("6p", False, 0.9)))
+    chi = _last_call(s)
+    assert (chi.type, chi.pai, sorted(chi.consumed)) == ("chi", "7p", ["5pr", "6p"])
+    (fix,) = [e for e in s.events if e.type == "retract"]
+    assert (fix.target_type, fix.pai, fix.reason) == ("dahai", "7p", "called tile reread")
+
+
 def test_a_river_misread_loses_to_the_melds_own_read_when_only_that_makes_a_set():
     # the river voted 3s; the meld shows 1m 1m 1m (the sideways one read 1m): a pon of 1m, and the
     # discard it took is corrected first, so the record (and the checker's table) holds the call
@@ -1005,6 +1017,18 @@ def test_a_chi_with_one_tile_misread_as_a_back_stays_a_chi():
     s.read(_rows([], {}) + chi, 21)
     melds = [e for e in s.events if e.type in ("chi", "pon", "daiminkan", "ankan")]
     assert [(e.type, e.actor, e.target, e.pai) for e in melds] == [("chi", 1, 0, "8s")]
+    # the called 8s read unsurely: still not an ankan of 7s
+    s = _started()
+    s.read(_rows([first], {}), 10)
+    s.read(_rows([first], {}), 11)
+    view = _view(_rows([], {}) + chi)
+    unsure = np.nonzero((view.zone == MELD) & (view.edge == 1) & view.sideways)[0]
+    confidence = view.confidence.copy()
+    confidence[unsure] = 0.3
+    for frame in (20, 21):
+        factories = s.tracker._observe(replace(view, confidence=confidence), frame, frame / 30)
+        s.events += s.tracker._emit(factories, frame, frame / 30).events
+    assert not [e for e in s.events if e.type == "ankan"]
 
 
 def test_two_kakans_read_at_once_come_in_the_order_they_were_glimpsed():
@@ -1094,6 +1118,33 @@ def test_a_second_hand_laid_open_on_the_same_discard_is_a_double_ron():
     s.read(_rows(rivers, two), 31)
     hora = [e for e in s.events if e.type == "hora"]
     assert [(e.actor, e.target, e.pai) for e in hora] == [(2, 1, "9s"), (3, 1, "9s")]
+
+
+def test_a_double_ron_at_the_end_of_the_wall_is_read_whole_even_a_tile_long():
+    # t6-suukantsu_1: the second winner laid its hand open a second after the first, with the
+    # wall down to its last backs; the kyoku was closed on the first ron (few backs left) and the
+    # second hand, read a tile long, failed the winner's count
+    s, rivers = _nine_discarded()
+    rivers.append((2, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "3p", False))
+    s.read(_rows(rivers, {}), 12)
+    s.read(_rows(rivers, {}), 13)
+    few_backs = rivers + [r for r in _walls() if r[4] != "back"]
+    few_backs += [(0, WALL, -210 + 20 * i, tl.WALL_V, "back", False) for i in range(6)]
+
+    def table(hands):
+        return few_backs + [r for e in range(4) for r in hands.get(e, _hand(e, 13))]
+
+    one = {3: _open_hand(3, "123m456p789s11z333p")}
+    s.read(table(one), 20)
+    s.read(table(one), 21)
+    two = {**one, 1: _open_hand(1, "111m456p789s55z333p7z")}  # 15 tiles read
+    s.read(table(two), 50)
+    s.read(table(two), 51)
+    hora = [e for e in s.events if e.type == "hora"]
+    assert [(e.actor, e.target, e.pai) for e in hora] == [(3, 2, "3p"), (1, 2, "3p")]
+    # the table cleared, hands and all: the kyoku ends
+    s.read(few_backs, 80)
+    assert [e.type for e in s.events][-1] == "end_kyoku"
 
 
 def test_a_hand_laid_open_names_its_tiles_read_unsurely():
