@@ -540,8 +540,10 @@ class HandReader:
             hand = view.where(e, HAND)
             up = hand.select(hand.face_up)
             groups = len({m.group for m in k.melds[e]})
-            if len(up) < self.cfg.open_hand_min or abs(len(up) + 3 * groups - WINNING_COUNT) > 1:
-                continue  # (a winner's 14 read a tile long or short still is one)
+            if len(up) < self.cfg.open_hand_min or len(up) + 3 * groups < WINNING_COUNT - 3:
+                # (nothing else is laid open after a ron: a winner's 14 read long, 18 on
+                # t6-suukantsu_1, still is one; a few face-up tiles are a detector's strays)
+                continue
             laid = self._open_hand(up)
             k.winners.add(e)
             out.append(

@@ -1137,7 +1137,7 @@ def test_a_double_ron_at_the_end_of_the_wall_is_read_whole_even_a_tile_long():
     one = {3: _open_hand(3, "123m456p789s11z333p")}
     s.read(table(one), 20)
     s.read(table(one), 21)
-    two = {**one, 1: _open_hand(1, "111m456p789s55z333p7z")}  # 15 tiles read
+    two = {**one, 1: _open_hand(1, "111m456p789s55z333p7z2222s")}  # 19 tiles read
     s.read(table(two), 50)
     s.read(table(two), 51)
     hora = [e for e in s.events if e.type == "hora"]
