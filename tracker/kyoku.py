@@ -49,6 +49,7 @@ class MeldTile:
     votes: Counter = field(default_factory=Counter)  # code -> confidence summed over its reads
     sideways_reads: int = 0  # reads after the call that saw it lie sideways (angle and box agree)
     upright_reads: int = 0  # ... upright
+    depths: list = field(default_factory=list)  # v mm of each read after the call (how deep it lies)
 
 
 @dataclass
@@ -122,6 +123,7 @@ class Kyoku:
     result: str | None = None  # "hora" / "ryukyoku" once seen
     last_kakan: tuple[int, str, int] | None = None  # (edge, tile, frame) of a kakan not yet passed
     ron_on: tuple[int, str] | None = None  # (edge, tile) a ron was won on: another may win it too
+    ron_at: int = -1  # the read that ron was read on
     winners: set[int] = field(default_factory=set)
     ended: bool = False  # hora / ryukyoku emitted
     last_discard: tuple[int, int] | None = None  # (edge, slot index) still callable

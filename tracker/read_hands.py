@@ -481,7 +481,7 @@ class HandReader:
             src, pai, frame = k.last_kakan
             if k.ron_on is None:  # (a second winner on the same kakan: retracted once)
                 out.append(self._no_replacement(src, frame))
-            k.ron_on = (src, pai)
+            k.ron_on, k.ron_at = (src, pai), self._frame
             out.append(
                 lambda seat, e=e, s=src, p=pai, h=hand: ev.Hora(
                     actor=seat(e), target=seat(s), pai=p, hand=h.codes, hand_unsure=h.unsure
@@ -492,7 +492,7 @@ class HandReader:
         if ron:
             src_edge, src_index = k.last_discard
             pai = pick_code(k.rivers[src_edge][src_index].votes)
-            k.ron_on = (src_edge, pai)
+            k.ron_on, k.ron_at = (src_edge, pai), self._frame
             out.append(
                 lambda seat, e=e, s=src_edge, p=pai, h=hand: ev.Hora(
                     actor=seat(e), target=seat(s), pai=p, hand=h.codes, hand_unsure=h.unsure
@@ -532,17 +532,20 @@ class HandReader:
         )
 
     def _read_more_rons(self, view: TableView, k: Kyoku, out: list) -> None:
-        """After a ron, another hand laid open as a winning one (double ron) won on the same tile."""
+        """After a ron, another hand laid open as a winning one (double ron) within
+        ``second_ron_frames`` won on the same tile."""
         src, pai = k.ron_on
+        if self._frame - k.ron_at > self.cfg.second_ron_frames:
+            return  # (hands shown later are the others' at the table's clearing)
         for e in np.nonzero(self._trusted)[0].tolist():
             if e in k.winners or e == src:
                 continue
             hand = view.where(e, HAND)
             up = hand.select(hand.face_up)
             groups = len({m.group for m in k.melds[e]})
-            if len(up) < self.cfg.open_hand_min or len(up) + 3 * groups < WINNING_COUNT - 3:
-                # (nothing else is laid open after a ron: a winner's 14 read long, 18 on
-                # t6-suukantsu_1, still is one; a few face-up tiles are a detector's strays)
+            if len(up) < self.cfg.open_hand_min or len(up) + 3 * groups < WINNING_COUNT:
+                # (a winner's 14 read long, 18 on t6-suukantsu_1, still is one; a tenpai hand of
+                # 13 shown by a loser is not)
                 continue
             laid = self._open_hand(up)
             k.winners.add(e)

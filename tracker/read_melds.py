@@ -17,6 +17,7 @@ from tracker.melds import (
     first_sighting,
     ready_melds,
     seen_before,
+    sideways_by_depth,
     sideways_by_place,
     sure_pon,
 )
@@ -66,6 +67,7 @@ class MeldReader:
                         tile.votes[code] += float(obs.confidence[j])
                     tile.sideways_reads += bool(obs.sideways[j] and not obs.tall[j])
                     tile.upright_reads += bool(not obs.sideways[j] and obs.tall[j])
+                    tile.depths.append(float(obs.v[j]))
                 self._review_calls(k, e, out)
             new = obs.select(fresh)
             certain = seen_before(new.u, new.v, k.cand_meld[e], self.cfg.match_mm)
@@ -270,9 +272,10 @@ class MeldReader:
                 )
             )
         laid_codes = list(codes)
-        # (the face-up tiles' kinds as read, unsure reads included: an unsure one is no match)
+        # the face-up tiles' kinds as read (unsure reads too: a misread back beside a chi's two
+        # kinds stays the chi's), and no tile seen sideways (only a call lays one so)
         face_up = [self._code(int(c)) for c, up in zip(lr.class_ids.tolist(), lr.face_up.tolist()) if up]
-        alike = len({tiles.deaka(c) for c in face_up}) == 1 and tiles.UNKNOWN not in face_up
+        alike = len({tiles.deaka(c) for c in face_up}) == 1 and tiles.UNKNOWN not in face_up and not side
         if len(lr) >= 3 and down and (len(down) >= 2 or len(lr) == 4 or alike):
             # tiles face down are an ankan's, never a call's: three seen, two of them down, or one
             # down between two of a kind, are an ankan with a tile the detector missed or two backs
@@ -280,7 +283,7 @@ class MeldReader:
             # beside two kinds is a chi's tile misread as a back (kuikae-jansou-2-k2). Such a look
             # says nothing of how it lies
             visible = [c for c in codes if c != "?"]
-            kind = visible[0] if visible else "?"
+            kind = tiles.deaka(visible[0]) if visible else "?"  # (one red five at most)
             consumed = [kind if c == "?" else c for c in codes] + [kind] * (4 - len(lr))
             laid = ev.MeldPlacement(tiles=laid_codes, sideways=side, face_down=down) if len(lr) == 4 else None
             self._own_draw(k, e, out)
@@ -307,7 +310,11 @@ class MeldReader:
             # outweighs the one or two reads of the meld being laid. It lies where that code is
             # seen, else at the sideways place (the read there was wrong or unsure)
             pick = _position_of(codes, called, side)
-            if pick is not None and _called_beside_the_sideways(codes, pick, side):
+            if (
+                pick is not None
+                and _called_beside_the_sideways(codes, pick, side)
+                and _named_seat(e, len(codes), side) == src_edge
+            ):
                 pick = None  # the river misread it as a tile the caller laid from its hand
             if pick is None:
                 pick = side[0] if side else 0
@@ -516,6 +523,11 @@ class MeldReader:
         net = [m.sideways_reads - m.upright_reads for m in laid]
         margin = self.cfg.meld_turn_margin
         turned = [i for i, n in enumerate(net) if n >= margin]
+        if not call.side and len(turned) != 1 and all(len(m.depths) >= margin for m in laid):
+            # none seen turned yet: the tile lying deeper than the others on the later reads (the
+            # first read is of a call being laid: t6-confusing_nakis_2 192, its middle tile 3.5 mm
+            # deeper then, 5 mm on every read after)
+            return sideways_by_depth(np.array([np.median(m.depths) for m in laid]))
         if len(turned) != 1 or turned == call.side or any(net[i] > -margin for i in call.side):
             return call.side
         return turned
@@ -586,7 +598,9 @@ def _position_of(codes: list[str], called: str, side: list[int]) -> int | None:
 def _called_beside_the_sideways(codes: list[str], pick: int, side: list[int]) -> bool:
     """Is the river's kind, found at ``pick``, one of the caller's own tiles? So when one tile lies
     sideways elsewhere and the tiles as read, all of them, make a set: the sideways one is the
-    called tile (t6-suukantsu_0: a chi of 7p laid 7p 5pr 6p, its river read 6p)."""
+    called tile (t6-suukantsu_0: a chi of 7p laid 7p 5pr 6p, its river read 6p). The caller
+    checks that the sideways place points to the seat the tile came from (else it is the
+    layout that is wrong, not the river)."""
     if len(side) != 1 or pick == side[0] or tiles.UNKNOWN in codes:
         return False
     return _makes_set(codes, side[0], codes[side[0]])

@@ -95,6 +95,13 @@ def test_an_output_path_taken_by_a_file_fails_in_one_line_before_the_analysis(tm
     err = capsys.readouterr().err.strip()
     assert f"{out / 'evidence'} is a file" in err and len(err.splitlines()) == 1
     assert not (out / "events.mjai.jsonl").exists()
+    # a file where a folder of the path should be; nothing is created
+    assert main(["analyze", str(SAMPLE_CLIP), "--out", str(taken / "sub" / "o")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert f"{taken} is a file" in err and len(err.splitlines()) == 1
+    fresh = tmp_path / "new" / "o"
+    assert main(["analyze", str(tmp_path / "nope.mp4"), "--out", str(fresh)]) == 2
+    assert not (tmp_path / "new").exists()
 
 
 def test_missing_video_fails_clearly(tmp_path, capsys):

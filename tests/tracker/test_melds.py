@@ -56,9 +56,13 @@ def test_the_sideways_tile_is_told_by_its_centre_lying_nearer_its_player():
     assert sideways_by_depth(np.array([398.0, 393.0, 392.0])) == [0]
     for size in (3, 4):
         for i in range(size):
-            v = 393.0 + np.random.default_rng(i).uniform(-0.9, 0.9, size)
-            v[i] += 4.5
+            v = np.full(size, 393.0)
+            v[(i + 1) % size] += 2.0  # the others as far apart as still level
+            v[i] = v.max() + 3.05  # and the sideways one just deep enough
             assert sideways_by_depth(v) == [i], (size, i)
+            v[i] = v[(i + 1) % size] + 2.95  # not quite deep enough
+            assert sideways_by_depth(v) == [], (size, i)
+    assert sideways_by_depth(np.array([398.0, 393.0, 395.1])) == []  # the others not level
     assert sideways_by_depth(np.array([393.0, 394.5, 393.5])) == []  # laid upright: level
     assert sideways_by_depth(np.array([393.0, 397.0, 399.5])) == []  # two deep: no single tile
     assert sideways_by_depth(np.array([398.0, 393.0])) == []  # two tiles: not enough to tell

@@ -275,6 +275,23 @@ def _called(discard: str, laid: list[tuple]):
     return _last_call(s)
 
 
+def test_a_call_seen_with_no_tile_turned_takes_the_tile_its_later_reads_see_lying_deepest():
+    # t6-confusing_nakis_2 192: a pon's sideways tile read upright on every read; as it was laid
+    # its centre lay 3.5 mm deeper than the others' (these 7 mm apart), on every read after 5 mm
+    s = _call_from_left("C")
+    u = (390.0, 416.0, 442.0)
+    laying = [(x, tl.MELD_V + dv, "C", False, 0.9) for x, dv in zip(u, (3.0, -0.5, 2.0))]
+    _lay_meld(s, laying)
+    pon = _last_call(s)
+    assert (pon.type, pon.laid.sideways) == ("pon", [])
+    lying = [(x, tl.MELD_V + dv, "C", False, 0.9) for x, dv in zip(u, (4.5, 0.0, 0.3))]
+    _lay_meld(s, lying, frames=(6, 7))
+    assert not [e for e in s.events if e.type == "retract"]  # two reads: too few to move it
+    _lay_meld(s, lying, frames=(8, 9))
+    (fix,) = [e for e in s.events if e.type == "retract"]
+    assert (fix.target_type, fix.laid.sideways, fix.reason) == ("pon", [0], "meld reread")
+
+
 def test_a_chi_boxed_twice_while_laid_is_read_as_its_three_tiles():
     # the sample clip's chi of 6p with 4p 5p, read as the hand left it: the 4p boxed twice (once as
     # 2p), a box straddling 4p and 5p read as a sideways 5p, the 4p itself unsure. One detection
@@ -322,6 +339,13 @@ def test_a_river_misread_as_a_tile_the_caller_laid_from_its_hand_loses_to_the_si
     assert (chi.type, chi.pai, sorted(chi.consumed)) == ("chi", "7p", ["5pr", "6p"])
     (fix,) = [e for e in s.events if e.type == "retract"]
     assert (fix.target_type, fix.pai, fix.reason) == ("dahai", "7p", "called tile reread")
+
+
+def test_a_chi_laid_with_the_wrong_tile_turned_keeps_the_rivers_right_reading():
+    # the middle tile lies sideways (a layout slip, or a misread turn): it names toimen, not the
+    # seat the discard came from, so the river's 6p is the called tile, not the sideways 5p
+    chi = _called("6p", _laid(("6p", False, 0.9), ("5p", True, 0.9), ("7p", False, 0.9)))
+    assert (chi.type, chi.pai, sorted(chi.consumed)) == ("chi", "6p", ["5p", "7p"])
 
 
 def test_a_river_misread_loses_to_the_melds_own_read_when_only_that_makes_a_set():
@@ -1004,6 +1028,23 @@ def test_an_ankan_whose_two_backs_are_seen_as_one_is_an_ankan_not_a_pon():
     assert not s.tracker.state_errors
 
 
+def test_a_pon_with_one_tile_misread_as_a_back_stays_a_pon():
+    # its called tile seen sideways: only a call lays a tile so, never an ankan
+    pon = _called("5p", _laid(("5p", True, 0.9), ("back", False, 0.9), ("5p", False, 0.9)))
+    assert (pon.type, pon.pai) == ("pon", "5p")
+
+
+def test_an_ankan_seen_with_a_red_five_holds_one_red_five():
+    s = _started()
+    first = (0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "1m", False)
+    s.read(_rows([first], {1: _hand(1, 13, drawn=True)}), 10)
+    ankan = [(1, MELD, u, tl.MELD_V, c, False) for u, c in ((165, "5pr"), (204, "back"), (243, "5p"))]
+    s.read(_rows([first], {1: _hand(1, 10)}) + ankan, 20)
+    s.read(_rows([first], {1: _hand(1, 10)}) + ankan, 21)
+    (kan,) = [e for e in s.events if e.type == "ankan"]
+    assert sorted(kan.consumed) == ["5p", "5p", "5p", "5pr"]
+
+
 def test_a_chi_with_one_tile_misread_as_a_back_stays_a_chi():
     # kuikae-jansou-2-k2: a far camera's 6s read face down beside 8s and 7s: two kinds face up
     # are no ankan's
@@ -1145,6 +1186,22 @@ def test_a_double_ron_at_the_end_of_the_wall_is_read_whole_even_a_tile_long():
     # the table cleared, hands and all: the kyoku ends
     s.read(few_backs, 80)
     assert [e.type for e in s.events][-1] == "end_kyoku"
+
+
+def test_a_losers_tenpai_hand_or_a_hand_shown_long_after_a_ron_is_no_second_win():
+    s, rivers = _nine_discarded()
+    rivers.append((2, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "3p", False))
+    s.read(_rows(rivers, {}), 12)
+    s.read(_rows(rivers, {}), 13)
+    one = {3: _open_hand(3, "123m456p789s11z333p")}
+    s.read(_rows(rivers, one), 20)
+    tenpai = {**one, 1: _open_hand(1, "123m456p789s11z99s")}  # 13 tiles: shown, not won
+    s.read(_rows(rivers, tenpai), 30)
+    s.read(_rows(rivers, tenpai), 31)
+    late = {**one, 0: _open_hand(0, "111m456p789s55z333p")}  # 14, but seven seconds on
+    s.read(_rows(rivers, late), 230)
+    s.read(_rows(rivers, late), 231)
+    assert [(e.actor, e.target) for e in s.events if e.type == "hora"] == [(3, 2)]
 
 
 def test_a_hand_laid_open_names_its_tiles_read_unsurely():

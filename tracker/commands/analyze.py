@@ -98,18 +98,22 @@ def run_analyze(
 
 
 def _check_writable(out_dir: Path) -> None:
-    """The output directory and its evidence folder can be made: a path taken by a file fails now
-    in one line, not after the whole video has been analysed."""
+    """The outputs can be written there: no file in the way of the output directory or its
+    evidence folder, and the nearest existing folder writable. Checked before the analysis, so
+    a bad ``--out`` fails in one line at once, not after the whole video (nothing is created)."""
+    import os
+
     from tracker.commands import CommandError
     from tracker.run import EVIDENCE_DIR
 
     for folder in (out_dir, out_dir / EVIDENCE_DIR):
         if folder.exists() and not folder.is_dir():
             raise CommandError(f"cannot write the outputs: {folder} is a file, not a directory")
-    try:
-        out_dir.mkdir(parents=True, exist_ok=True)
-    except OSError as err:
-        raise CommandError(f"cannot write the outputs in {out_dir}: {err}") from None
+    existing = next((p for p in (out_dir, *out_dir.parents) if p.exists()), Path("."))
+    if not existing.is_dir():
+        raise CommandError(f"cannot write the outputs: {existing} is a file, not a directory")
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise CommandError(f"cannot write the outputs in {out_dir}: {existing} is not writable")
 
 
 def _save_cache(detector) -> None:
