@@ -439,7 +439,8 @@ class HandReader:
         discards = sum(len(river) for river in k.rivers)
         wall_backs = int(view.select(view.zone == WALL).back.sum())
         codes_by_edge = {e: hand.codes for e, hand in opened.items()}
-        result = judge_result(codes_by_edge, groups, self.state.live_wall, wall_backs, discards)
+        holding = {e for e in opened if self._holds_draw(k, e)}
+        result = judge_result(codes_by_edge, groups, self.state.live_wall, wall_backs, discards, holding)
         if result.kind == "ryukyoku":
             hands: list = [None] * 4
             for e, codes in codes_by_edge.items():
@@ -474,9 +475,7 @@ class HandReader:
         # a drawn tile seen in the winner's hand (its draw read, or a tile set apart in the hand
         # of the seat whose turn it is to draw) makes it tsumo; a gap in another seat's short
         # hand is the detector's, not a draw
-        drew = k.drew[e] or (
-            k.armed[e] is not None and _in_turn(k, e) and not self._armed_before_last_discard(k, e)
-        )
+        drew = self._holds_draw(k, e)
         if k.last_kakan is not None and k.last_kakan[0] != e and not drew:
             src, pai, frame = k.last_kakan
             if k.ron_on is None:  # (a second winner on the same kakan: retracted once)
@@ -521,6 +520,13 @@ class HandReader:
         turn: a draw starts after the discard lands. (A ron by the next seat was read as tsumo on
         such a look: a stray detection at the row's end, or a row mid-motion, armed it earlier.)"""
         return _seen_before_last_discard(k, k.armed_at[e], e)
+
+    def _holds_draw(self, k: Kyoku, e: int) -> bool:
+        """Does edge ``e`` hold a tile it drew (its draw read, or a tile set apart in its row when
+        it is its turn to draw)?"""
+        return k.drew[e] or (
+            k.armed[e] is not None and _in_turn(k, e) and not self._armed_before_last_discard(k, e)
+        )
 
     @staticmethod
     def _no_replacement(src: int, frame: int) -> EventFactory:

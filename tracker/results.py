@@ -5,9 +5,12 @@ a draw) is one misread tile away from the wrong answer, so the wall says first: 
 while the wall still holds tiles are a win (one winner, or two on one discard), unless three or
 more open (four riichi, three rons: abortive draws) or one shows nine kinds of terminals and
 honours on the first go-around (kyuushu kyuuhai). Only at an empty wall, where a draw is the
-rule and a win on the last tile the exception, does the count decide: one hand shown with 14 or
-more tiles (melds as 3) is the win, as a hand read long is nearer a winner's 14 than a tenpai
-hand's 13; 13 or fewer is a tenpai hand shown at the draw.
+rule and a win on the last tile the exception, does the hand decide: one hand shown by the seat
+holding its draw is the win (haitei: at a draw the last tile drawn is discarded), and so is one
+whose count (melds as 3) is a winner's, 14 or 17, or 16 and more (a tenpai 13 read three long is
+rarer than a winner's 14 read two long). A count of 15 stays a tenpai hand's: on the first
+evaluation set three tenpai hands at exhaustive draws were read 15 against one win, on the second
+one against one.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from tracker import tiles
 EMPTY_LIVE_WALL = 4
 EMPTY_WALL_BACKS = 7
 WINNING_COUNT = 14  # a winning hand's tiles, each meld counted as 3
+LONG_WIN = WINNING_COUNT + 2  # a hand shown at an empty wall read this long is a win read long
 FIRST_GO_AROUND = 4  # discards in the kyoku up to which a kyuushu kyuuhai can be shown
 _TERMINALS_HONOURS = {c for c in tiles.KINDS34 if tiles.is_honor(c) or tiles.number(c) in (1, 9)}
 
@@ -38,17 +42,23 @@ def nine_kinds(codes: list[str]) -> bool:
 
 
 def judge_result(
-    opened: dict[int, list[str]], melds: list[int], live_wall: int, wall_backs: int, discards: int
+    opened: dict[int, list[str]],
+    melds: list[int],
+    live_wall: int,
+    wall_backs: int,
+    discards: int,
+    holding: set[int] | frozenset[int] = frozenset(),
 ) -> Result:
     """``opened``: per edge, the face-up codes of each hand laid open; ``melds``: melds per edge;
     ``live_wall``: live tiles left in the record; ``wall_backs``: wall backs seen now;
-    ``discards``: discards in the kyoku so far."""
+    ``discards``: discards in the kyoku so far; ``holding``: edges holding a tile they drew."""
     empty = live_wall <= EMPTY_LIVE_WALL or wall_backs <= EMPTY_WALL_BACKS
     if empty:
         # two or more hands shown at the last tile: tenpai hands at a draw
         if len(opened) == 1:
             ((edge, codes),) = opened.items()
-            if len(codes) + 3 * melds[edge] >= WINNING_COUNT:
+            n = len(codes) + 3 * melds[edge]
+            if edge in holding or n % 3 == 2 or n >= LONG_WIN:
                 return Result("hora", (edge,))
         return Result("ryukyoku")
     if discards <= FIRST_GO_AROUND and len(opened) == 1:

@@ -34,11 +34,15 @@ def test_at_an_empty_wall_the_count_decides_and_two_hands_shown_are_a_draw():
     ):
         assert judge_result({1: TENPAI}, [0] * 4, discards=70, **wall).kind == "ryukyoku"
         assert judge_result({1: WINNING}, [0] * 4, discards=70, **wall).winners == (1,)  # haitei / houtei
-    # one hand read long (15, 16 tiles, or melds plus a few) is nearer a winner's 14 than 13
-    for hand, melds in ((WINNING + parse("9p"), 0), (WINNING + parse("9p9p"), 0), (parse("444s"), 4)):
+    # one hand read two or more long (16 tiles, 18) is a winner's
+    for hand, melds in ((WINNING + parse("9p9p"), 0), (WINNING + parse("9p9p1s1s"), 0), (parse("4s"), 5)):
         assert judge_result({1: hand}, [0, melds, 0, 0], **END).winners == (1,)
-    # read short, it stays the tenpai hand of a draw
-    assert judge_result({1: TENPAI[:-1]}, [0] * 4, **END).kind == "ryukyoku"
+    # 15 (a tenpai hand read two long as often as a win read one long) and fewer: the draw
+    for hand, melds in ((WINNING + parse("9p"), 0), (parse("444s"), 4), (TENPAI[:-1], 0)):
+        assert judge_result({1: hand}, [0, melds, 0, 0], **END).kind == "ryukyoku"
+    # unless that seat holds the tile it drew: at a draw the last one drawn is discarded (haitei)
+    assert judge_result({1: WINNING + parse("9p")}, [0] * 4, **END, holding={1}).winners == (1,)
+    assert judge_result({1: TENPAI}, [0] * 4, **END, holding={1}).winners == (1,)
     # two tenpai hands, one read a tile long: still the draw
     assert judge_result({0: TENPAI, 1: WINNING}, [0] * 4, **END).kind == "ryukyoku"
 
