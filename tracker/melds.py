@@ -39,7 +39,7 @@ def first_sighting(u: np.ndarray, v: np.ndarray, glimpses: np.ndarray, match_mm:
 
 
 # centres 26 mm apart between upright tiles, 30.5 beside a sideways one (its long side along the row)
-_WIDE_GAP_MM = (TILE_W + (TILE_W + TILE_H) / 2) / 2
+WIDE_GAP_MM = (TILE_W + (TILE_W + TILE_H) / 2) / 2
 
 
 def sideways_by_spacing(u: np.ndarray) -> list[int]:
@@ -48,7 +48,7 @@ def sideways_by_spacing(u: np.ndarray) -> list[int]:
     tile (none wider, or a pattern no single sideways tile makes)."""
     if len(u) < 3:
         return []
-    wide = np.diff(np.sort(np.asarray(u, np.float64))) > _WIDE_GAP_MM
+    wide = np.diff(np.sort(np.asarray(u, np.float64))) > WIDE_GAP_MM
     for i in range(len(u)):
         want = np.zeros(len(u) - 1, bool)
         want[max(i - 1, 0) : i + 1] = True

@@ -12,7 +12,7 @@ import numpy as np
 from tracker import events as ev
 from tracker import tiles
 from tracker.kyoku import EventFactory, Kyoku, Slot, at_frame, disarm
-from tracker.melds import seen_before
+from tracker.melds import WIDE_GAP_MM, seen_before
 from tracker.readings import TILE_H, TILE_W, one_per_tile, pick_code
 from tracker.table.layout import RIVER_ROW
 from tracker.zones import RIVER, TableView
@@ -389,7 +389,9 @@ class RiverReader:
         """Did the declaration tile (the river's last discard) lie upright? Claimed only on
         ``orientation_reads`` reads that saw it upright and none that saw it sideways: a sideways
         tile the detector read upright once or twice is the usual case, an upright one the rare
-        irregularity. Sideways when most reads saw it so; else unknown."""
+        irregularity. Sideways when most reads saw it so. Where no read saw it sideways and too
+        few upright (a far camera's boxes show neither), its place says upright when it lies as
+        one (``_lies_upright``); else unknown."""
         slot = river[-1] if river else None
         if slot is None or not slot.present:
             return None  # the last discard was taken back: which tile declared is unclear
@@ -397,7 +399,29 @@ class RiverReader:
             return True
         if slot.sideways_reads > slot.upright_reads:
             return False
+        if slot.sideways_reads == 0 and _lies_upright(river, slot):
+            return True
         return None
+
+
+# a river tile's centre within this of its row's: level with upright neighbours (a sideways tile,
+# aligned on the row's player-side line, lies 2.3-7.2 mm deeper on the second evaluation set)
+_LEVEL_IN_ROW_MM = 1.5
+
+
+def _lies_upright(river: list[Slot], slot: Slot) -> bool:
+    """Does ``slot``'s place say it lies upright, where the detector's reads of its turn said
+    nothing: level with the other tiles of its row and an upright tile's width right of the one
+    before it (a sideways one lies deeper and farther). On the second evaluation set 0 of the 8
+    tiles read sideways lay so, 420 of the 955 read upright did."""
+    row = river_row(river, slot.v)
+    same = [s for s in river if s is not slot and s.present and river_row(river, s.v) == row]
+    left = [s for s in same if s.u < slot.u]
+    if not left:
+        return False
+    gap = slot.u - max(s.u for s in left)
+    level = abs(slot.v - float(np.median([s.v for s in same]))) <= _LEVEL_IN_ROW_MM
+    return level and gap < WIDE_GAP_MM
 
 
 def river_row(river: list[Slot], v: float) -> int:

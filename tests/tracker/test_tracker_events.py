@@ -1490,6 +1490,46 @@ def test_a_riichi_declared_upright_is_read_from_its_stick():
     assert not s.tracker.state_errors
 
 
+def _declared_with_boxes_unsure(du: float, dv: float) -> _Script:
+    """Seat 1's second discard lies ``du`` mm right of its first, ``dv`` deeper, its boxes shaped
+    like neither an upright nor a sideways tile on every read (a far camera's); then its riichi
+    stick is seen."""
+    first = (0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "1m", False)
+    river = [first, (1, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "9s", False)]
+    s = _started()
+    for f in (10, 11):
+        s.read(_rows(river, {}), f)
+    for i, e in enumerate((2, 3, 0)):
+        river = river + [(e, RIVER, tl.RIVER_LEFT + 13 + 26 * (e == 0), tl.RIVER_ROW0_V, "E", False)]
+        s.read(_rows(river, {}), 20 + 10 * i)
+        s.read(_rows(river, {}), 21 + 10 * i)
+    river = river + [(1, RIVER, tl.RIVER_LEFT + 13 + du, tl.RIVER_ROW0_V + dv, "C", False)]
+    for f in range(50, 60):
+        if f == 52:
+            s.tracker._sticks_now = _sticks(1)
+        view = _view(_rows(river, {}))
+        unsure = (view.zone == RIVER) & (view.edge == 1)
+        factories = s.tracker._observe(replace(view, tall=view.tall & ~unsure), f, f / 30)
+        result = s.tracker._emit(factories, f, f / 30)
+        s.events += result.events
+        s.alerts += result.alerts
+    return s
+
+
+def test_a_declaration_tile_whose_reads_say_nothing_lies_upright_where_its_place_says_so():
+    # t6-confusing_nakis_7: the staged upright declaration tile, its boxes never upright- nor
+    # sideways-shaped on the low camera; level with its row, an upright tile's width on
+    s = _declared_with_boxes_unsure(26.0, 0.5)
+    reach = [e for e in s.events if e.type == "reach"]
+    assert [(e.actor, e.declaration_upright) for e in reach] == [(1, True)]
+    assert [(a.code, a.seat) for a in s.alerts] == [("riichi_not_sideways", 1)]
+    # lying deeper and farther on, as a sideways tile does: no claim, no alert
+    s = _declared_with_boxes_unsure(30.5, 4.5)
+    reach = [e for e in s.events if e.type == "reach"]
+    assert [(e.actor, e.declaration_upright) for e in reach] == [(1, None)]
+    assert not s.alerts
+
+
 def test_a_riichi_stick_after_a_tile_not_surely_upright_is_no_alert():
     # the declaration tile read sideways on one read, upright on the others: the detector missed
     # its turn, not the player. The riichi is read from the stick; how the tile lay is unknown
