@@ -523,7 +523,7 @@ class HandReader:
 
     def _holds_draw(self, k: Kyoku, e: int) -> bool:
         """Does edge ``e`` hold a tile it drew (its draw read, or a tile set apart in its row when
-        it is its turn to draw)?"""
+        it is its turn to play: to draw, or to discard after its call)?"""
         return k.drew[e] or (
             k.armed[e] is not None and _in_turn(k, e) and not self._armed_before_last_discard(k, e)
         )

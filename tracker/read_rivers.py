@@ -380,6 +380,9 @@ class RiverReader:
             if upright is None and in_view and _unjudged(k.rivers[e], self.cfg.orientation_reads):
                 if k.stick_run[e] < self.cfg.stick_reads + self.cfg.orientation_reads:
                     continue  # the declaration tile, read late, gets a few more reads first
+            if upright is None and in_view:
+                # its reads said nothing, even given the time: where it lies may
+                upright = _placed_upright(k.rivers[e]) or None
             k.riichi.add(e)
             k.stick_riichi_at[e] = self._frame
             out.append(lambda seat, e=e, up=upright: ev.Reach(actor=seat(e), declaration_upright=up))
@@ -389,9 +392,8 @@ class RiverReader:
         """Did the declaration tile (the river's last discard) lie upright? Claimed only on
         ``orientation_reads`` reads that saw it upright and none that saw it sideways: a sideways
         tile the detector read upright once or twice is the usual case, an upright one the rare
-        irregularity. Sideways when most reads saw it so. Where no read saw it sideways and too
-        few upright (a far camera's boxes show neither), its place says upright when it lies as
-        one (``_lies_upright``); else unknown."""
+        irregularity. Sideways when most reads saw it so; else unknown (``_read_sticks`` then
+        waits for more reads, and after them asks where it lies: ``_placed_upright``)."""
         slot = river[-1] if river else None
         if slot is None or not slot.present:
             return None  # the last discard was taken back: which tile declared is unclear
@@ -399,14 +401,20 @@ class RiverReader:
             return True
         if slot.sideways_reads > slot.upright_reads:
             return False
-        if slot.sideways_reads == 0 and _lies_upright(river, slot):
-            return True
         return None
 
 
 # a river tile's centre within this of its row's: level with upright neighbours (a sideways tile,
 # aligned on the row's player-side line, lies 2.3-7.2 mm deeper on the second evaluation set)
 _LEVEL_IN_ROW_MM = 1.5
+
+
+def _placed_upright(river: list[Slot]) -> bool:
+    """Does the river's last discard, present and never read sideways, lie where an upright tile
+    does (``_lies_upright``)? For a declaration tile whose reads said nothing (a far camera's
+    boxes shaped like neither)."""
+    slot = river[-1] if river else None
+    return slot is not None and slot.present and slot.sideways_reads == 0 and _lies_upright(river, slot)
 
 
 def _lies_upright(river: list[Slot], slot: Slot) -> bool:

@@ -5,12 +5,12 @@ a draw) is one misread tile away from the wrong answer, so the wall says first: 
 while the wall still holds tiles are a win (one winner, or two on one discard), unless three or
 more open (four riichi, three rons: abortive draws) or one shows nine kinds of terminals and
 honours on the first go-around (kyuushu kyuuhai). Only at an empty wall, where a draw is the
-rule and a win on the last tile the exception, does the hand decide: one hand shown by the seat
-holding its draw is the win (haitei: at a draw the last tile drawn is discarded), and so is one
-whose count (melds as 3) is a winner's, 14 or 17, or 16 and more (a tenpai 13 read three long is
-rarer than a winner's 14 read two long). A count of 15 stays a tenpai hand's: on the first
+rule and a win on the last tile the exception, does the hand decide: one hand shown whose count
+(melds as 3) is a winner's 14, or 16 and more (a tenpai 13 read three long is rarer than a
+winner's 14 read two long), is the win. A count of 15 stays a tenpai hand's (on the first
 evaluation set three tenpai hands at exhaustive draws were read 15 against one win, on the second
-one against one.
+one against one) unless its seat holds the tile it drew (haitei: at a draw the last tile drawn is
+discarded). Fewer than 14 is a tenpai hand's, whatever the seat seems to hold.
 """
 
 from __future__ import annotations
@@ -51,14 +51,15 @@ def judge_result(
 ) -> Result:
     """``opened``: per edge, the face-up codes of each hand laid open; ``melds``: melds per edge;
     ``live_wall``: live tiles left in the record; ``wall_backs``: wall backs seen now;
-    ``discards``: discards in the kyoku so far; ``holding``: edges holding a tile they drew."""
+    ``discards``: discards in the kyoku so far; ``holding``: edges holding a tile they drew (it
+    settles only a hand read a tile long)."""
     empty = live_wall <= EMPTY_LIVE_WALL or wall_backs <= EMPTY_WALL_BACKS
     if empty:
         # two or more hands shown at the last tile: tenpai hands at a draw
         if len(opened) == 1:
             ((edge, codes),) = opened.items()
             n = len(codes) + 3 * melds[edge]
-            if edge in holding or n % 3 == 2 or n >= LONG_WIN:
+            if n == WINNING_COUNT or n >= LONG_WIN or (edge in holding and n > WINNING_COUNT):
                 return Result("hora", (edge,))
         return Result("ryukyoku")
     if discards <= FIRST_GO_AROUND and len(opened) == 1:

@@ -1490,7 +1490,7 @@ def test_a_riichi_declared_upright_is_read_from_its_stick():
     assert not s.tracker.state_errors
 
 
-def _declared_with_boxes_unsure(du: float, dv: float) -> _Script:
+def _declared_with_boxes_unsure(du: float, dv: float, sideways_from: int | None = None) -> _Script:
     """Seat 1's second discard lies ``du`` mm right of its first, ``dv`` deeper, its boxes shaped
     like neither an upright nor a sideways tile on every read (a far camera's); then its riichi
     stick is seen."""
@@ -1509,7 +1509,9 @@ def _declared_with_boxes_unsure(du: float, dv: float) -> _Script:
             s.tracker._sticks_now = _sticks(1)
         view = _view(_rows(river, {}))
         unsure = (view.zone == RIVER) & (view.edge == 1)
-        factories = s.tracker._observe(replace(view, tall=view.tall & ~unsure), f, f / 30)
+        turned = view.sideways | (unsure & (sideways_from is not None and f >= sideways_from))
+        view = replace(view, tall=view.tall & ~unsure, sideways=turned)
+        factories = s.tracker._observe(view, f, f / 30)
         result = s.tracker._emit(factories, f, f / 30)
         s.events += result.events
         s.alerts += result.alerts
@@ -1523,11 +1525,16 @@ def test_a_declaration_tile_whose_reads_say_nothing_lies_upright_where_its_place
     reach = [e for e in s.events if e.type == "reach"]
     assert [(e.actor, e.declaration_upright) for e in reach] == [(1, True)]
     assert [(a.code, a.seat) for a in s.alerts] == [("riichi_not_sideways", 1)]
-    # lying deeper and farther on, as a sideways tile does: no claim, no alert
-    s = _declared_with_boxes_unsure(30.5, 4.5)
-    reach = [e for e in s.events if e.type == "reach"]
-    assert [(e.actor, e.declaration_upright) for e in reach] == [(1, None)]
+    # read sideways once the wait for its reads is not over yet: its reads say, not its place
+    s = _declared_with_boxes_unsure(26.0, 0.5, sideways_from=54)
+    assert [e.declaration_upright for e in s.events if e.type == "reach"] != [True]
     assert not s.alerts
+    # lying deeper or farther on, as a sideways tile does: no claim, no alert
+    for du, dv in ((30.5, 4.5), (26.0, 4.5), (30.5, 0.5)):
+        s = _declared_with_boxes_unsure(du, dv)
+        reach = [e for e in s.events if e.type == "reach"]
+        assert [(e.actor, e.declaration_upright) for e in reach] == [(1, None)], (du, dv)
+        assert not s.alerts
 
 
 def test_a_riichi_stick_after_a_tile_not_surely_upright_is_no_alert():
