@@ -1000,14 +1000,21 @@ def test_kans_made_one_after_another_between_reads_are_each_read_in_order():
     assert not s.tracker.state_errors
 
 
+def _kan_laid_after_a_draw(last_discard: str, laid: tuple) -> _Script:
+    """Seat 1 draws (a tile apart) after seat 0's ``last_discard``, then lays meld tiles ``laid``
+    ((u, code), left to right) with its hand three shorter, read twice."""
+    s = _started()
+    first = (0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, last_discard, False)
+    s.read(_rows([first], {1: _hand(1, 13, drawn=True)}), 10)
+    tiles = [(1, MELD, u, tl.MELD_V, c, False) for u, c in laid]
+    s.read(_rows([first], {1: _hand(1, 10)}) + tiles, 20)
+    s.read(_rows([first], {1: _hand(1, 10)}) + tiles, 21)
+    return s
+
+
 def test_an_ankan_seen_with_a_tile_missed_is_an_ankan_not_a_pon():
     # t6-rinshan: three of an ankan's tiles seen, two face down: read as a pon in riichi before
-    s = _started()
-    first = (0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "1m", False)
-    s.read(_rows([first], {1: _hand(1, 13, drawn=True)}), 10)
-    ankan = [(1, MELD, u, tl.MELD_V, c, False) for u, c in ((165, "2m"), (191, "back"), (217, "back"))]
-    s.read(_rows([first], {1: _hand(1, 10)}) + ankan, 20)
-    s.read(_rows([first], {1: _hand(1, 10)}) + ankan, 21)
+    s = _kan_laid_after_a_draw("1m", ((165, "2m"), (191, "back"), (217, "back")))
     melds = [e for e in s.events if e.type in ("chi", "pon", "daiminkan", "ankan")]
     assert [(e.type, e.actor, e.consumed, e.laid) for e in melds] == [("ankan", 1, ["2m"] * 4, None)]
     assert not s.tracker.state_errors
@@ -1016,12 +1023,7 @@ def test_an_ankan_seen_with_a_tile_missed_is_an_ankan_not_a_pon():
 def test_an_ankan_whose_two_backs_are_seen_as_one_is_an_ankan_not_a_pon():
     # hanchan-jansou-mleague-hanchan 5528: the middle two backs boxed as one tile, the ends face
     # up: read as a pon of the last discard (a false meld_orientation and a discard taken away)
-    s = _started()
-    first = (0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "P", False)
-    s.read(_rows([first], {1: _hand(1, 13, drawn=True)}), 10)
-    ankan = [(1, MELD, u, tl.MELD_V, c, False) for u, c in ((165, "P"), (204, "back"), (243, "P"))]
-    s.read(_rows([first], {1: _hand(1, 10)}) + ankan, 20)
-    s.read(_rows([first], {1: _hand(1, 10)}) + ankan, 21)
+    s = _kan_laid_after_a_draw("P", ((165, "P"), (204, "back"), (243, "P")))
     melds = [e for e in s.events if e.type in ("chi", "pon", "daiminkan", "ankan")]
     assert [(e.type, e.actor, e.consumed, e.laid) for e in melds] == [("ankan", 1, ["P"] * 4, None)]
     assert not any(e.type == "retract" for e in s.events)
@@ -1035,12 +1037,7 @@ def test_a_pon_with_one_tile_misread_as_a_back_stays_a_pon():
 
 
 def test_an_ankan_seen_with_a_red_five_holds_one_red_five():
-    s = _started()
-    first = (0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "1m", False)
-    s.read(_rows([first], {1: _hand(1, 13, drawn=True)}), 10)
-    ankan = [(1, MELD, u, tl.MELD_V, c, False) for u, c in ((165, "5pr"), (204, "back"), (243, "5p"))]
-    s.read(_rows([first], {1: _hand(1, 10)}) + ankan, 20)
-    s.read(_rows([first], {1: _hand(1, 10)}) + ankan, 21)
+    s = _kan_laid_after_a_draw("1m", ((165, "5pr"), (204, "back"), (243, "5p")))
     (kan,) = [e for e in s.events if e.type == "ankan"]
     assert sorted(kan.consumed) == ["5p", "5p", "5p", "5pr"]
 
