@@ -11,7 +11,7 @@ import numpy as np
 from tracker import events as ev
 from tracker.kyoku import EventFactory, Kyoku, at_frame
 from tracker.readings import drawn_apart, pick_code, row_holes, standing_row
-from tracker.results import WINNING_COUNT, judge_result
+from tracker.results import WINNING_COUNT, judge_result, shown_count
 from tracker.zones import HAND, WALL, TableView, assign
 from vision.hand_rows import NOMINAL_PITCH_MM, PITCH_RANGE, HandRows
 
@@ -549,11 +549,13 @@ class HandReader:
             hand = view.where(e, HAND)
             up = hand.select(hand.face_up)
             groups = len({m.group for m in k.melds[e]})
-            if len(up) < self.cfg.open_hand_min or len(up) + 3 * groups < WINNING_COUNT:
+            if len(up) < self.cfg.open_hand_min:
+                continue
+            laid = self._open_hand(up)
+            if shown_count(laid.codes, groups) < WINNING_COUNT:
                 # (a winner's 14 read long, 18 on t6-suukantsu_1, still is one; a tenpai hand of
                 # 13 shown by a loser is not)
                 continue
-            laid = self._open_hand(up)
             k.winners.add(e)
             out.append(
                 lambda seat, e=e, h=laid: ev.Hora(

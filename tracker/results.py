@@ -36,6 +36,11 @@ class Result:
     reason: str = "exhaustive"  # a draw's: exhaustive, or the abortive draw's tenhou name
 
 
+def shown_count(codes: list[str], melds: int) -> int:
+    """A hand laid open, counted as a winner's 14 is: its face-up tiles, each meld as 3."""
+    return len(codes) + 3 * melds
+
+
 def nine_kinds(codes: list[str]) -> bool:
     """Nine or more kinds of terminals and honours: a hand that may end the kyoku at its first draw."""
     return len({tiles.deaka(c) for c in codes if c != tiles.UNKNOWN} & _TERMINALS_HONOURS) >= 9
@@ -58,7 +63,7 @@ def judge_result(
         # two or more hands shown at the last tile: tenpai hands at a draw
         if len(opened) == 1:
             ((edge, codes),) = opened.items()
-            n = len(codes) + 3 * melds[edge]
+            n = shown_count(codes, melds[edge])
             if n == WINNING_COUNT or n >= LONG_WIN or (edge in holding and n > WINNING_COUNT):
                 return Result("hora", (edge,))
         return Result("ryukyoku")
