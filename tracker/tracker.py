@@ -25,6 +25,8 @@ the kyoku state of ``tracker.kyoku``.
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 from pydantic import BaseModel, ConfigDict
 
@@ -221,13 +223,7 @@ class TableTracker(RiverReader, MeldReader, HandReader, DoraReader):
         x0, y0, x1, y1 = box
         found = self.detector.detect(np.ascontiguousarray(image[y0:y1, x0:x1]), self.tile_px)
         if len(found):
-            found = TileDetections(
-                found.boxes + np.array([x0, y0, x0, y0], np.float32),
-                found.class_ids,
-                found.angles,
-                found.face_up,
-                found.confidence,
-            )
+            found = dataclasses.replace(found, boxes=found.boxes + np.array([x0, y0, x0, y0], np.float32))
         return found
 
     @staticmethod

@@ -70,7 +70,8 @@ class TableView:
     ``sideways`` (N,) bool (turned a quarter from its player's upright); ``face_up`` (N,) bool;
     ``confidence`` (N,); ``tall`` (N,) bool: the box, seen on the table, is clearly longer across
     the edge's rows (``v``) than along them (``u``), as an upright tile is (a second look at a
-    tile's turn, besides its angle).
+    tile's turn, besides its angle); ``runner_up``, ``runner_up_confidence`` (N,): the face read
+    next most likely and its score (``vision.detections.TileDetections``).
     """
 
     edge: np.ndarray
@@ -82,6 +83,15 @@ class TableView:
     face_up: np.ndarray
     confidence: np.ndarray
     tall: np.ndarray
+    runner_up: np.ndarray | None = None
+    runner_up_confidence: np.ndarray | None = None
+
+    def __post_init__(self) -> None:
+        n = len(self.edge)  # (unknown runner-ups by default, as in TileDetections)
+        if self.runner_up is None:
+            object.__setattr__(self, "runner_up", np.full(n, -1, np.int64))
+        if self.runner_up_confidence is None:
+            object.__setattr__(self, "runner_up_confidence", np.zeros(n, np.float32))
 
     def select(self, mask: np.ndarray) -> TableView:
         return TableView(*(getattr(self, f)[mask] for f in self.__dataclass_fields__))
@@ -176,4 +186,6 @@ def assign(
         face_up=detections.face_up,
         confidence=detections.confidence,
         tall=tall,
+        runner_up=detections.runner_up,
+        runner_up_confidence=detections.runner_up_confidence,
     )

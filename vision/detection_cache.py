@@ -19,7 +19,7 @@ import numpy as np
 
 from vision.detections import TileDetections
 
-_FIELDS = ("boxes", "class_ids", "angles", "face_up", "confidence")
+_FIELDS = ("boxes", "class_ids", "angles", "face_up", "confidence", "runner_up", "runner_up_confidence")
 
 
 def file_md5(path: str | Path) -> str:
@@ -34,6 +34,8 @@ def detector_identity(detector) -> str:
     if detector.reader is not None:
         parts.append(file_md5(detector.reader.model_path))
     parts.append(f"threshold={detector.threshold} reader_weight={detector.reader_weight}")
+    # (named since detections carry the runner-up face: caches made before are not used)
+    parts.append("runner_up")
     if detector.reader is not None and detector.reader.turns != 1:
         parts.append(f"reader_turns={detector.reader.turns}")
     if getattr(detector, "absent_classes", ()):

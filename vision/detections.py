@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -18,7 +18,11 @@ class TileDetections:
     ``boxes`` (N, 4) float32 x1 y1 x2 y2 in the image's pixels; ``class_ids`` (N,) int64 into
     ``tracker.tiles.MODEL_CLASSES``; ``angles`` (N,) int64 in {0, 90, 180, 270}: how far the tile is
     turned counterclockwise from upright in the image; ``face_up`` (N,) bool; ``confidence`` (N,)
-    float32 in [0, 1]. Index with a boolean mask or an index array to select tiles.
+    float32 in [0, 1]. ``runner_up`` (N,) int64: the face class read next most likely (-1 for a
+    face-down tile, or where unknown), ``runner_up_confidence`` (N,) float32 its score on
+    ``confidence``'s scale; both default to unknown. The game's four copies of a kind can then
+    overrule a face read once too often (``tracker.copies``). Index with a boolean mask or an index
+    array to select tiles.
     """
 
     boxes: np.ndarray
@@ -26,14 +30,22 @@ class TileDetections:
     angles: np.ndarray
     face_up: np.ndarray
     confidence: np.ndarray
+    runner_up: np.ndarray | None = field(default=None)
+    runner_up_confidence: np.ndarray | None = field(default=None)
 
     def __post_init__(self) -> None:
         n = len(self.class_ids)
+        if self.runner_up is None:
+            object.__setattr__(self, "runner_up", np.full(n, -1, np.int64))
+        if self.runner_up_confidence is None:
+            object.__setattr__(self, "runner_up_confidence", np.zeros(n, np.float32))
         shapes = {
             "boxes": (self.boxes.shape, (n, 4)),
             "angles": (self.angles.shape, (n,)),
             "face_up": (self.face_up.shape, (n,)),
             "confidence": (self.confidence.shape, (n,)),
+            "runner_up": (self.runner_up.shape, (n,)),
+            "runner_up_confidence": (self.runner_up_confidence.shape, (n,)),
         }
         for name, (got, want) in shapes.items():
             if got != want:
@@ -64,6 +76,8 @@ class TileDetections:
             angles=np.atleast_1d(self.angles[index]),
             face_up=np.atleast_1d(self.face_up[index]),
             confidence=np.atleast_1d(self.confidence[index]),
+            runner_up=np.atleast_1d(self.runner_up[index]),
+            runner_up_confidence=np.atleast_1d(self.runner_up_confidence[index]),
         )
 
     @property

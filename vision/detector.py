@@ -8,6 +8,7 @@ near-duplicate centres).
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import cv2
@@ -92,7 +93,7 @@ class TileDetector:
         )
         h, w = image.shape[:2]
         boxes = np.clip(found.boxes / np.float32(scale), 0, [w, h, w, h]).astype(np.float32)
-        found = TileDetections(boxes, found.class_ids, found.angles, found.face_up, found.confidence)
+        found = dataclasses.replace(found, boxes=boxes)
         return self._reread(image, found, probs) if self.reader is not None else found
 
     def _reread(self, image: np.ndarray, found: TileDetections, net_probs: np.ndarray) -> TileDetections:
@@ -110,12 +111,20 @@ class TileDetector:
         log_p[:, self._absent] = -np.inf
         p = np.exp(log_p - log_p.max(axis=1, keepdims=True))
         p /= p.sum(axis=1, keepdims=True)
-        ids = p.argmax(axis=1)
+        ids, second = _two_best(p)
+        rows = np.arange(len(up))
         class_ids, confidence = found.class_ids.copy(), found.confidence.copy()
-        class_ids[up] = ids
+        runner_up, runner_up_conf = found.runner_up.copy(), found.runner_up_confidence.copy()
         peak = confidence[up] / np.maximum(net_probs[up, found.class_ids[up]], 1e-6)  # the centre score
-        confidence[up] = peak * p[np.arange(len(up)), ids]
-        return TileDetections(found.boxes, class_ids, found.angles, found.face_up, confidence)
+        class_ids[up], confidence[up] = ids, peak * p[rows, ids]
+        runner_up[up], runner_up_conf[up] = second, peak * p[rows, second]
+        return dataclasses.replace(
+            found,
+            class_ids=class_ids,
+            confidence=confidence,
+            runner_up=runner_up,
+            runner_up_confidence=runner_up_conf,
+        )
 
 
 def load_session(model_path: Path, threads: int):
@@ -189,14 +198,32 @@ def decode(
     boxes = np.stack([cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2], axis=1).astype(np.float32)
     keep = suppress_duplicates(boxes, score)
     ids = ids[keep].astype(np.int64)
+    face_up = ~np.isin(ids, _FACE_DOWN)
+    faces = probs[:, keep].T.copy()
+    faces[:, _FACE_DOWN] = 0.0
+    _, second = _two_best(faces)
     det = TileDetections(
         boxes=boxes[keep],
         class_ids=ids,
         angles=_ANGLES[orient[:, ys[keep], xs[keep]].argmax(axis=0)],
-        face_up=~np.isin(ids, _FACE_DOWN),
+        face_up=face_up,
         confidence=(score[keep] * probs[ids, keep]).astype(np.float32),
+        runner_up=np.where(face_up, second, -1).astype(np.int64),
+        runner_up_confidence=np.where(face_up, score[keep] * probs[second, keep], 0).astype(np.float32),
     )
     return det, probs[:, keep].T.astype(np.float32)
+
+
+def _two_best(p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per row of (N, C) probabilities, the most likely column and the next one."""
+    if not len(p):
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    top = np.argpartition(-p, 1, axis=1)[:, :2]
+    rows = np.arange(len(p))
+    swap = p[rows, top[:, 1]] > p[rows, top[:, 0]]
+    best = np.where(swap, top[:, 1], top[:, 0]).astype(np.int64)
+    second = np.where(swap, top[:, 0], top[:, 1]).astype(np.int64)
+    return best, second
 
 
 def without_faces(probs: np.ndarray, absent: np.ndarray) -> np.ndarray:

@@ -106,7 +106,8 @@ def test_keys_ending_in_zero_bytes_survive_the_file(tmp_path, monkeypatch):
 def test_the_identity_names_the_readers_looks_when_more_than_one():
     one = detector_identity(TileDetector(reader_turns=1))
     four = detector_identity(TileDetector(reader_turns=4))
-    assert "reader_turns" not in one and four == one + " reader_turns=4"  # old caches stay valid for 1
+    assert "reader_turns" not in one and four == one + " reader_turns=4"
+    assert "runner_up" in one  # caches from before detections named the runner-up are not used
 
 
 @pytest.mark.skipif(not DEFAULT_MODEL.is_file(), reason=f"{DEFAULT_MODEL} not built yet")
