@@ -31,6 +31,8 @@ class Slot:
     declared: bool = False  # its sideways read made a riichi (taken back if later reads say upright)
     lost_at: int | None = None  # the read that took it back as gone (no call took it): seen again, restored
     first_seen: int | None = None  # the read it was first seen on (``frame`` confirmed it)
+    looks: list = field(default_factory=list)  # tracker.copies.Look of each read since confirmed
+    overruled: str | None = None  # the face it is read as: its votes' put a fifth copy on the table
 
     @property
     def seen_from(self) -> int:

@@ -302,7 +302,7 @@ class MeldReader:
         slot = k.rivers[src_edge][src_index]
         slot.present = False
         self._draws_beaten_by_call(k, slot, out)
-        called = pick_code(slot.votes)
+        called = slot.overruled or pick_code(slot.votes)  # (a fifth copy's read overruled: tracker.copies)
         laid_known = len(lr) >= 3
         codes = _fill_unsure(codes, [self._code(int(c)) for c in lr.class_ids.tolist()], laid_known, called)
         if laid_known:

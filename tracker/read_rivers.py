@@ -11,11 +11,14 @@ import numpy as np
 
 from tracker import events as ev
 from tracker import tiles
+from tracker.copies import Look, within_four
 from tracker.kyoku import EventFactory, Kyoku, Slot, at_frame, disarm
 from tracker.melds import WIDE_GAP_MM, seen_before
 from tracker.readings import TILE_H, TILE_W, one_per_tile, pick_code
 from tracker.table.layout import RIVER_ROW
 from tracker.zones import RIVER, TableView
+
+MAX_LOOKS = 240  # a river tile's reads kept for ``tracker.copies`` (the first ones: memory stays flat)
 
 
 class RiverReader:
@@ -38,6 +41,8 @@ class RiverReader:
                     slot = river[present[int(d[j].argmin())]]
                     # votes weigh by the detector's confidence: low-confidence codes are often wrong
                     slot.votes[self._code(int(obs.class_ids[j]))] += float(obs.confidence[j])
+                    if len(slot.looks) < MAX_LOOKS:
+                        slot.looks.append(self._look(obs, int(j)))
                     if turns[j] is True:
                         slot.sideways_reads += 1
                     elif turns[j] is False:
@@ -104,6 +109,42 @@ class RiverReader:
             for j, cand in confirmed:
                 u, v = float(new.u[j]), float(new.v[j])
                 self._discard(k, e, u, v, [cand[3], new_turns[j]], out, cand[2], first_seen=cand[4])
+        self._four_copies(k, out)
+
+    def _look(self, obs: TableView, j: int) -> Look:
+        return Look(
+            self._code(int(obs.class_ids[j])),
+            float(obs.confidence[j]),
+            self._code(int(obs.runner_up[j])) if obs.runner_up[j] >= 0 else tiles.UNKNOWN,
+            float(obs.runner_up_confidence[j]),
+        )
+
+    def _four_copies(self, k: Kyoku, out: list) -> None:
+        """River reads that put a fifth copy of a kind on the table read as their runner-up
+        (``tracker.copies``), corrected in the record; a read no longer overruled goes back to
+        its votes' face."""
+        placed = [(e, slot) for e in range(4) for slot in k.rivers[e] if slot.present]
+        if not placed:
+            return
+        elsewhere = Counter(tiles.deaka(m.code) for melds in k.melds for m in melds)
+        elsewhere.update(tiles.deaka(c) for c in k.dora)
+        picks = [pick_code(slot.votes) for _, slot in placed]
+        read = within_four(picks, [slot.looks for _, slot in placed], elsewhere, self.cfg.copies_max_loss)
+        for (e, slot), pick, now in zip(placed, picks, read, strict=True):
+            was, slot.overruled = slot.overruled, (now if now != pick else None)
+            if slot.overruled is not None:
+                say, reason = now, f"a fifth {tiles.deaka(pick)} on the table"
+            elif was is not None and slot.said == was:
+                say, reason = pick, "no fifth copy on the table"  # (else ``_review`` decides)
+            else:
+                continue
+            if say != slot.said:
+                out.append(
+                    lambda seat, s=slot, c=say, r=reason, a=e: ev.Retract(
+                        target_type="dahai", target_frame=s.frame, actor=seat(a), pai=c, reason=r
+                    )
+                )
+                slot.said = say
 
     def _ghostly(self, k: Kyoku, e: int, obs: TableView, fresh: np.ndarray) -> np.ndarray:
         """Which of a river's new tiles (``fresh``) are ghosts' boxes seen again; keeps the ghosts
@@ -176,7 +217,8 @@ class RiverReader:
             self._recant_reach(k, e, slot, out)
             best = pick_code(slot.votes)
             if (
-                best != slot.said
+                slot.overruled is None  # (``_four_copies`` decides an overruled read)
+                and best != slot.said
                 and slot.votes[best] >= self.cfg.retract_after * 0.5
                 and slot.votes[best] > 2 * slot.votes[slot.said]
             ):

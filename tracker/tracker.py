@@ -88,6 +88,9 @@ class TrackerConfig(BaseModel):
     kakan_min_confidence: float = 0.2
     meld_turn_margin: int = 3  # later reads, sideways over upright, that move a call's sideways tile
     retract_after: int = 4  # still reads that contradict a discard before it is retracted
+    # a river read putting a fifth copy on the table becomes its runner-up when its looks make
+    # that face at most this much less likely (mean log ratio a look; tracker.copies)
+    copies_max_loss: float = 3.0
     # a discard taken back as gone, confirmed again within this: restored (on the evaluation set
     # the low camera's far tiles came back 6 to 1346 frames later; a window of 300 lost 8 discards)
     seen_again_frames: int = 1800

@@ -22,8 +22,9 @@ from vision.calibration import Calibration
 CAL = Calibration(width=1280, height=720, homography=[[0.6, 0, 640], [0, 0.6, 360], [0, 0, 1]])
 
 
-def _view(tiles: list[tuple[int, int, float, float, str, bool]]) -> TableView:
-    """(edge, zone, u, v, code, sideways) rows -> a TableView."""
+def _view(tiles: list[tuple]) -> TableView:
+    """(edge, zone, u, v, code, sideways[, runner-up code, its score]) rows -> a TableView (each
+    read with confidence 1)."""
     ids = np.array([class_id(t[4]) for t in tiles], np.int64)
     return TableView(
         edge=np.array([t[0] for t in tiles], np.int8),
@@ -35,6 +36,8 @@ def _view(tiles: list[tuple[int, int, float, float, str, bool]]) -> TableView:
         face_up=~np.isin(ids, [class_id("back"), class_id("standing")]),
         confidence=np.ones(len(tiles), np.float32),
         tall=~np.array([t[5] for t in tiles], bool),  # an upright tile's box is tall
+        runner_up=np.array([class_id(t[6]) if len(t) > 6 else -1 for t in tiles], np.int64),
+        runner_up_confidence=np.array([t[7] if len(t) > 6 else 0.0 for t in tiles], np.float32),
     )
 
 
@@ -1674,3 +1677,36 @@ def test_a_hand_as_the_record_has_it_is_reported_on_one_still_read():
     # a drawn tile apart at the seat whose turn it is: the draw, on one read
     s.read(_rows([first], {1: _hand(1, 13, drawn=True)}), 20)
     assert [e.type for e in s.events if e.frame == 20] == ["wall_take", "tsumo", "hand_count"]
+
+
+def test_a_fifth_copy_in_the_rivers_is_read_as_its_runner_up():
+    # unseen art: winds read as East on every look. Five East discards cannot be: the one whose
+    # looks named West next most closely is corrected to West; the record keeps four East
+    s = _Script()
+    s.read(_table(), 1)
+    placed: list = []
+    frame = 2
+    for i, (runner_up, score) in enumerate([("S", 0.01)] * 2 + [("W", 0.6)] + [("S", 0.01)] * 2):
+        e = i % 4
+        placed.append(
+            (e, RIVER, tl.RIVER_LEFT + 13 + 26 * (i // 4), tl.RIVER_ROW0_V, "E", False, runner_up, score)
+        )
+        for _ in range(2):
+            s.read(_table(placed), frame)
+            frame += 1
+    fixes = [e for e in s.events if e.type == "retract"]
+    assert [(f.target_type, f.pai, f.reason) for f in fixes] == [("dahai", "W", "a fifth E on the table")]
+    assert [e.pai for e in apply_retractions(s.events) if e.type == "dahai"] == ["E", "E", "W", "E", "E"]
+    assert not s.tracker.state_errors
+
+
+def test_four_copies_in_the_rivers_are_left_as_read():
+    s = _Script()
+    s.read(_table(), 1)
+    placed: list = []
+    for i in range(4):
+        placed.append((i, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "E", False, "W", 0.9))
+        s.read(_table(placed), 2 + 2 * i)
+        s.read(_table(placed), 3 + 2 * i)
+    assert not any(e.type == "retract" for e in s.events)
+    assert [e.pai for e in s.events if e.type == "dahai"] == ["E"] * 4
