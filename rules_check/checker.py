@@ -172,7 +172,7 @@ class RulesChecker:
     def feed(self, event) -> list[Alert]:
         """The alerts this event raises, and the held ones whose time has come (``event.frame``)."""
         # the kyoku before this event (a copy: the state appends the event to its own list)
-        before = list(self.state.kyoku_events) if event.type == "dahai" else []
+        before = list(self.state.kyoku_events) if event.type in ("dahai", "retract") else []
         found = self.rules.check(event, self.state)
         if event.type == "hora":
             value = hand_value(event, self.state, self.ruleset)

@@ -16,35 +16,57 @@ from __future__ import annotations
 from rules_check.hands import fifth_copy
 from rules_check.situation import Finding, Situation
 from tracker import tiles
-from tracker.events import as_corrected
+from tracker.events import as_corrected, corrected, event_key
 
 CODE = "kuikae"
+PLAYS = ("tsumo", "dahai", "chi", "pon", "daiminkan", "kakan", "ankan", "flower")
 ARTICLES = {"mleague": "M-League ch.7 §2.2(3)", "riichi": "004 七.3 吃换"}
 
 
 def forbidden(call) -> set[str]:
-    """Kinds (plain codes) that complete a set with the tiles the call exposed from the hand."""
+    """Kinds (plain codes) that complete a set with the tiles the call exposed from the hand. The
+    called kind always does (genbutsu), even where the camera could not read an exposed tile."""
+    called = {tiles.deaka(call.pai)} - {tiles.UNKNOWN}
     a, b = (tiles.deaka(c) for c in call.consumed)
     if call.type == "pon":
-        return {a}
+        return ({a} - {tiles.UNKNOWN}) or called
     suit = tiles.suit(a)
     if suit not in tiles.SUITS or tiles.suit(b) != suit:
-        return set()  # unknown (``?``) or honour tiles: no run to swap within
+        return called  # unknown (``?``) or honour tiles: no run to swap within
     lo, hi = sorted((tiles.number(a), tiles.number(b)))
     if hi - lo == 1:
         ends = (lo - 1, hi + 1)
     elif hi - lo == 2:
         ends = (lo + 1,)
     else:
-        return set()
-    return {f"{n}{suit}" for n in ends if 1 <= n <= 9}
+        return called
+    return called | {f"{n}{suit}" for n in ends if 1 <= n <= 9}
 
 
 def rests_on(before: list, event, case: str | None = None) -> list:
-    """The call before the discard a kuikae finding judges (the discarding seat's last chi or pon
-    in ``before``, the kyoku's events before ``event``), as first emitted."""
+    """The other event a kuikae finding on ``event`` judges, as first emitted, from ``before`` (the
+    kyoku's events before it): for a discard, the seat's last chi or pon; for a call read again
+    after the discard that followed it, that discard."""
+    if event.type == "retract":
+        judged = _discard_after(before, event)
+        return [e for e in judged or () if event_key(e) != event.names]
     calls = [e for e in before if e.type in ("chi", "pon") and e.actor == event.actor]
     return calls[-1:]
+
+
+def _discard_after(history: list, fix) -> tuple | None:
+    """(the call, the discard) as first emitted, when ``fix`` corrects a chi or pon in ``history``
+    whose seat's very next play was a discard; else None. (A discard read again is not judged
+    again: the evaluation set's one such finding was a 1s read as E, then as the pon's S.)"""
+    if fix.type != "retract" or fix.target_type not in ("chi", "pon") or not fix.corrects:
+        return None
+    at = next((i for i in range(len(history) - 1, -1, -1) if event_key(history[i]) == fix.names), None)
+    if at is None:
+        return None
+    discard = next((e for e in history[at + 1 :] if e.type in PLAYS), None)
+    if discard is None or discard.type != "dahai" or discard.actor != history[at].actor:
+        return None
+    return history[at], discard
 
 
 def still_found(evidence: list) -> bool:
@@ -60,16 +82,13 @@ def swaps(call, discard) -> bool:
 
 
 def check(event, situation: Situation) -> list[Finding]:
-    if event.type != "dahai" or situation.ruleset.kuikae == "none":
+    if situation.ruleset.kuikae == "none":
         return []
-    last = next(
-        (
-            e
-            for e in reversed(situation.history)
-            if e.type in ("tsumo", "dahai", "chi", "pon", "daiminkan", "kakan", "ankan", "flower")
-        ),
-        None,
-    )
+    if event.type == "retract":
+        return _read_again(event, situation)
+    if event.type != "dahai":
+        return []
+    last = next((e for e in reversed(situation.history) if e.type in PLAYS), None)
     if last is None or last.type not in ("chi", "pon") or last.actor != event.actor:
         return []
     last = as_corrected(last, situation.history)  # (the call read again before the discard)
@@ -79,12 +98,36 @@ def check(event, situation: Situation) -> list[Finding]:
         # a pon's genbutsu swap is the fourth copy of its kind: one more in view is a misreading
         # (the evaluation set's winds read as E: a pon "E E E", an "E" discard and an E elsewhere)
         return []
-    exposed = tiles.dump(last.consumed)
-    return [
-        Finding(
-            CODE,
-            event.actor,
-            f"食替 kuikae: discarded {event.pai} right after {last.type} of {last.pai} with {exposed}; "
-            f"it forms a set with the exposed tiles ({situation.article(ARTICLES)})",
-        )
-    ]
+    return [_finding(last, event, situation)]
+
+
+def _read_again(fix, situation: Situation) -> list[Finding]:
+    """A call read again after the discard that followed it (the camera corrects a meld's faces
+    within a few seconds, often after the caller has discarded): the discard judged on the call
+    as read now, if it was no swap on the call as read before (then it was judged already)."""
+    judged = _discard_after(situation.history, fix)
+    if judged is None:
+        return []
+    call, discard = (as_corrected(e, situation.history) for e in judged)
+    if swaps(call, discard):
+        return []  # (judged on that reading already)
+    call, discard = (corrected(e, fix) if event_key(e) == fix.names else e for e in (call, discard))
+    if not swaps(call, discard):
+        return []
+    if fifth_copy(situation.table, []) is not None:  # (the discard is on the table already)
+        return []
+    return [_finding(call, discard, situation, frame=discard.frame, t=discard.t)]
+
+
+def _finding(
+    call, discard, situation: Situation, frame: int | None = None, t: float | None = None
+) -> Finding:
+    exposed = tiles.dump(call.consumed)
+    return Finding(
+        CODE,
+        discard.actor,
+        f"食替 kuikae: discarded {discard.pai} right after {call.type} of {call.pai} with {exposed}; "
+        f"it forms a set with the exposed tiles ({situation.article(ARTICLES)})",
+        frame=frame,
+        t=t,
+    )

@@ -136,3 +136,59 @@ def test_a_call_read_again_before_the_discard_is_judged_as_read_again():
     assert found(feed(stream + [then])) == [("kuikae", 1, "dead_hand")]  # 3s with 45s: a swap
     assert found(feed(stream + [fix, then])) == []  # 3s with 78s: none
     assert found(feed(stream + [fix, then.model_copy(update={"pai": "9s"})])) == [("kuikae", 1, "dead_hand")]
+
+
+def test_the_called_kind_is_a_swap_even_with_an_exposed_tile_unread():
+    # kuikae-jansou-2-k2: chi 8s with 67s read as "7s ?", then 8s discarded: genbutsu whatever the
+    # unread tile is
+    stream = framed(seen_opening("8s") + [ev.Chi(actor=1, target=0, pai="8s", consumed=["7s", "?"])])
+    then = ev.Dahai(actor=1, pai="8s", tsumogiri=False, slot=SEEN_SLOT, frame=100)
+    assert found(feed(stream + [then])) == [("kuikae", 1, "dead_hand")]
+    assert found(feed(stream + [then.model_copy(update={"pai": "5s"})])) == []  # suji: unknown run
+    pon = framed(seen_opening("C") + [ev.Pon(actor=1, target=0, pai="C", consumed=["?", "?"])])
+    assert found(feed(pon + [then.model_copy(update={"pai": "C"})])) == [("kuikae", 1, "dead_hand")]
+
+
+def _chi_read_again_after_the_discard(first: list[str], again: list[str], discard: str) -> list:
+    """Seat 1 chis 1m with ``first`` (read so), discards ``discard``, then the chi is read again
+    as ``again`` (kuikae-jansou-1-k0: "1m ? 7m" read again as 1m 2m 3m after the 4m discard)."""
+    stream = framed(seen_opening("1m") + [ev.Chi(actor=1, target=0, pai="1m", consumed=first)])
+    then = ev.Dahai(actor=1, pai=discard, tsumogiri=False, slot=SEEN_SLOT, frame=100)
+    fix = ev.Retract(target_type="chi", target_frame=40, actor=1, pai="1m", consumed=again, frame=130)
+    return stream + [then, fix]
+
+
+def test_a_call_read_again_after_its_discard_judges_that_discard_again():
+    checker = feed(_chi_read_again_after_the_discard(["?", "7m"], ["2m", "3m"], "4m"))
+    assert found(checker) == [("kuikae", 1, "dead_hand")]
+    assert [a.frame for a in checker.alerts if a.code == "kuikae"] == [100]  # the discard's frame
+    # read again to a call the discard makes no set with: nothing
+    assert found(feed(_chi_read_again_after_the_discard(["?", "7m"], ["2m", "3m"], "9m"))) == []
+    # a swap on the first reading too: judged then, reported once
+    assert found(feed(_chi_read_again_after_the_discard(["2m", "3m"], ["2m", "3m"], "4m"))) == [
+        ("kuikae", 1, "dead_hand")
+    ]
+
+
+def test_a_call_read_again_after_a_later_turn_is_no_kuikae():
+    stream = framed(seen_opening("1m") + [ev.Chi(actor=1, target=0, pai="1m", consumed=["?", "7m"])])
+    stream += [
+        ev.Dahai(actor=1, pai="9p", tsumogiri=False, slot=SEEN_SLOT, frame=100),
+        ev.Tsumo(actor=2, pai="?", frame=110),
+        ev.Dahai(actor=2, pai="4m", tsumogiri=False, slot=SEEN_SLOT, frame=120),
+    ]
+    fix = ev.Retract(target_type="chi", target_frame=40, actor=1, pai="1m", consumed=["2m", "3m"], frame=130)
+    assert found(feed(stream + [fix])) == []
+
+
+def test_a_discard_read_again_as_the_swap_kind_is_not_judged_again():
+    # hanchan-jansou-0 18254: pon of S, the 1s discarded after it read E, then S (1s -> S is the
+    # reader's commonest confusion): a kuikae found on that would be a false one
+    stream = framed(seen_opening("S") + [ev.Pon(actor=1, target=0, pai="S", consumed=["S", "S"])])
+    then = ev.Dahai(actor=1, pai="E", tsumogiri=False, slot=SEEN_SLOT, frame=100)
+    fix = ev.Retract(target_type="dahai", target_frame=100, actor=1, pai="S", frame=130)
+    assert found(feed(stream + [then, fix])) == []
+    # read as the swap kind at once, then read again as another: the held alert is withdrawn
+    back = ev.Retract(target_type="dahai", target_frame=100, actor=1, pai="E", frame=150)
+    assert found(feed(stream + [then.model_copy(update={"pai": "S"})])) == [("kuikae", 1, "dead_hand")]
+    assert found(feed(stream + [then.model_copy(update={"pai": "S"}), back])) == []
