@@ -365,7 +365,10 @@ class HandReader:
         )
         if abs(measured - expected) > 1 + (expected % 3 == 2):  # (in turn: the drawn tile in the fingers)
             return det
-        return RowEvidence(measured, bool(rows.apart[e]), 0, 1.0)
+        # a tile apart the detections saw and the measure did not resolve (a far camera's narrow
+        # gap): a drawn tile still, or a hand holding its draw a tile short reads as the record's
+        # hand before the draw (t6-rinshan's staged 小相公 was refuted so)
+        return RowEvidence(measured, bool(rows.apart[e]) or apart, 0, 1.0)
 
     def _row_pitch(self, e: int) -> float:
         """mm a standing tile along edge ``e``'s measured row (calibrated at deals); an edge not
