@@ -16,7 +16,7 @@ from __future__ import annotations
 from rules_check.hands import fifth_copy
 from rules_check.situation import Finding, Situation
 from tracker import tiles
-from tracker.events import as_corrected, corrected, event_key
+from tracker.events import apply_retractions, as_corrected, corrected, event_key
 
 CODE = "kuikae"
 PLAYS = ("tsumo", "dahai", "chi", "pon", "daiminkan", "kakan", "ankan", "flower")
@@ -106,7 +106,7 @@ def _read_again(fix, situation: Situation) -> list[Finding]:
     within a few seconds, often after the caller has discarded): the discard judged on the call
     as read now, if it was no swap on the call as read before (then it was judged already)."""
     judged = _discard_after(situation.history, fix)
-    if judged is None:
+    if judged is None or _taken_back(judged[1], situation.history):
         return []
     call, discard = (as_corrected(e, situation.history) for e in judged)
     if swaps(call, discard):
@@ -117,6 +117,11 @@ def _read_again(fix, situation: Situation) -> list[Finding]:
     if fifth_copy(situation.table, []) is not None:  # (the discard is on the table already)
         return []
     return [_finding(call, discard, situation, frame=discard.frame, t=discard.t)]
+
+
+def _taken_back(event, history: list) -> bool:
+    """Was ``event`` taken back in ``history`` (a discard retracted as gone, not seen again)?"""
+    return event_key(event) not in {event_key(e) for e in apply_retractions(history)}
 
 
 def _finding(

@@ -192,3 +192,9 @@ def test_a_discard_read_again_as_the_swap_kind_is_not_judged_again():
     back = ev.Retract(target_type="dahai", target_frame=100, actor=1, pai="E", frame=150)
     assert found(feed(stream + [then.model_copy(update={"pai": "S"})])) == [("kuikae", 1, "dead_hand")]
     assert found(feed(stream + [then.model_copy(update={"pai": "S"}), back])) == []
+
+
+def test_a_call_read_again_after_its_discard_was_taken_back_judges_nothing():
+    stream = _chi_read_again_after_the_discard(["?", "7m"], ["2m", "3m"], "4m")
+    gone = ev.Retract(target_type="dahai", target_frame=100, actor=1, frame=120)
+    assert found(feed(stream[:-1] + [gone, stream[-1]])) == []
