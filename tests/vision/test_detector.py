@@ -21,8 +21,8 @@ def _maps(h=16, w=16):
 def test_decode_gathers_each_peak():
     peaks, cls, size, offset, orient = _maps()
     peaks[3, 5], peaks[10, 2], peaks[8, 8] = 0.9, 0.6, 0.1  # the last is below threshold
-    cls[class_id("5sr"), 3, 5] = 0.95
-    cls[class_id("back"), 10, 2] = 0.8
+    cls[class_id("5sr"), 3, 5], cls[class_id("5s"), 3, 5] = 0.95, 0.03
+    cls[class_id("back"), 10, 2], cls[class_id("standing"), 10, 2] = 0.8, 0.1
     orient[:, 10, 2] = [0, 0, 0, 1]
     size[:, 10, 2] = [27.0, 20.0]
     det, probs = decode(peaks, cls, size, offset, orient, threshold=0.3, class_logits=False)
@@ -34,6 +34,10 @@ def test_decode_gathers_each_peak():
     assert back.angles.tolist() == [270]
     assert back.face_up.tolist() == [False]
     assert det[det.codes == "5sr"].confidence[0] == pytest.approx(0.9 * 0.95)
+    # the face read next, on the same scale; a face-down tile has none (not even "standing")
+    assert det[det.codes == "5sr"].runner_up.tolist() == [class_id("5s")]
+    assert det[det.codes == "5sr"].runner_up_confidence[0] == pytest.approx(0.9 * 0.03)
+    assert back.runner_up.tolist() == [-1] and back.runner_up_confidence.tolist() == [0]
 
 
 def test_decode_softmaxes_class_logits_at_the_peaks_only():
@@ -83,6 +87,32 @@ def test_the_reread_never_answers_a_class_the_set_has_none_of():
         detector = TileDetector(absent_classes=absent)
         detector.reader = SimpleNamespace(read=lambda image, boxes: (None, looks, None))
         assert detector._reread(image, found, net).codes.tolist() == [want]
+
+
+@pytest.mark.skipif(not DEFAULT_MODEL.is_file(), reason=f"{DEFAULT_MODEL} not built yet")
+def test_the_reread_names_the_face_both_looks_put_next():
+    from types import SimpleNamespace
+
+    from vision.detections import TileDetections
+
+    found = TileDetections(
+        np.array([[0, 0, 20, 27]], np.float32),
+        np.array([class_id("W")]),
+        np.zeros(1, np.int64),
+        np.ones(1, bool),
+        np.array([0.4], np.float32),  # centre score 0.8 times the net's 0.5
+    )
+    net = np.full((1, NUM_CLASSES), 0.001, np.float32)
+    net[0, class_id("W")], net[0, class_id("N")], net[0, class_id("E")] = 0.5, 0.3, 0.1
+    looks = np.full((1, NUM_CLASSES), 0.001, np.float32)
+    looks[0, class_id("W")], looks[0, class_id("N")], looks[0, class_id("E")] = 0.6, 0.3, 0.05
+    detector = TileDetector()
+    detector.reader = SimpleNamespace(read=lambda image, boxes: (None, looks, None))
+    out = detector._reread(np.zeros((40, 40, 3), np.uint8), found, net)
+    assert out.codes.tolist() == ["W"] and out.runner_up.tolist() == [class_id("N")]
+    # the geometric mean of the two looks, normalised: N's share of W's, times the centre score
+    ratio = np.sqrt(0.3 * 0.3) / np.sqrt(0.5 * 0.6)
+    assert out.runner_up_confidence[0] / out.confidence[0] == pytest.approx(ratio, rel=1e-3)
 
 
 def test_a_face_the_set_lacks_stays_a_face():
