@@ -52,7 +52,7 @@ def named_kinds(looks: list[Look]) -> set[str]:
     """Every kind some look named (best or runner-up), unknown left out."""
     named = {tiles.deaka(c) for x in looks for c in (x.best, x.runner_up)}
     named.discard(tiles.UNKNOWN)
-    return named
+    return {c for c in named if c in tiles.KINDS34}  # (never a bonus tile: none is discarded)
 
 
 def face_of(looks: list[Look], kind: str) -> str:
@@ -65,7 +65,16 @@ def face_of(looks: list[Look], kind: str) -> str:
     return max(faces, key=faces.__getitem__) if faces else kind
 
 
-def within_four(picks: list[str], looks: list[list[Look]], elsewhere: Counter, max_loss: float) -> list[str]:
+SWITCH = 0.25  # mean log a read must lose less than the one overruled now to take its place
+
+
+def within_four(
+    picks: list[str],
+    looks: list[list[Look]],
+    elsewhere: Counter,
+    max_loss: float,
+    held: list[str | None] | None = None,
+) -> list[str]:
     """The river reads ``picks`` with no kind on the table more than four times.
 
     ``looks``: each pick's reads; ``elsewhere``: kinds seen outside these reads (meld tiles, dora
@@ -88,6 +97,8 @@ def within_four(picks: list[str], looks: list[list[Look]], elsewhere: Counter, m
                 if count[target] >= COPIES:
                     continue
                 cost = loss(looks[i], kind, target)
+                if held is not None and held[i] is not None and tiles.deaka(held[i]) == target:
+                    cost -= SWITCH  # (the read overruled so now: kept unless another is clearly likelier)
                 if cost <= max_loss and (best is None or cost < best[0]):
                     best = (cost, i, target)
         if best is None:

@@ -129,7 +129,13 @@ class RiverReader:
         elsewhere = Counter(tiles.deaka(m.code) for melds in k.melds for m in melds)
         elsewhere.update(tiles.deaka(c) for c in k.dora)
         picks = [pick_code(slot.votes) for _, slot in placed]
-        read = within_four(picks, [slot.looks for _, slot in placed], elsewhere, self.cfg.copies_max_loss)
+        read = within_four(
+            picks,
+            [slot.looks for _, slot in placed],
+            elsewhere,
+            self.cfg.copies_max_loss,
+            held=[slot.overruled for _, slot in placed],
+        )
         for (e, slot), pick, now in zip(placed, picks, read, strict=True):
             was, slot.overruled = slot.overruled, (now if now != pick else None)
             if slot.overruled is not None:

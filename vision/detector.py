@@ -218,12 +218,10 @@ def _two_best(p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Per row of (N, C) probabilities, the most likely column and the next one."""
     if not len(p):
         return np.zeros(0, np.int64), np.zeros(0, np.int64)
-    top = np.argpartition(-p, 1, axis=1)[:, :2]
-    rows = np.arange(len(p))
-    swap = p[rows, top[:, 1]] > p[rows, top[:, 0]]
-    best = np.where(swap, top[:, 1], top[:, 0]).astype(np.int64)
-    second = np.where(swap, top[:, 0], top[:, 1]).astype(np.int64)
-    return best, second
+    best = p.argmax(axis=1).astype(np.int64)  # (ties: the first, as ``argmax`` picks the class)
+    rest = p.astype(np.float64, copy=True)
+    rest[np.arange(len(p)), best] = -np.inf
+    return best, rest.argmax(axis=1).astype(np.int64)
 
 
 def without_faces(probs: np.ndarray, absent: np.ndarray) -> np.ndarray:

@@ -13,6 +13,8 @@ judgement on it (``rules_check.hands.fifth_copy``).
 
 from __future__ import annotations
 
+import copy
+
 from rules_check.hands import fifth_copy
 from rules_check.situation import Finding, Situation
 from tracker import tiles
@@ -111,10 +113,12 @@ def _read_again(fix, situation: Situation) -> list[Finding]:
     call, discard = (as_corrected(e, situation.history) for e in judged)
     if swaps(call, discard):
         return []  # (judged on that reading already)
-    call, discard = (corrected(e, fix) if event_key(e) == fix.names else e for e in (call, discard))
+    call = corrected(judged[0], fix)  # (each correction replaces the one before)
     if not swaps(call, discard):
         return []
-    if fifth_copy(situation.table, []) is not None:  # (the discard is on the table already)
+    after = copy.deepcopy(situation.table)  # (the table as this correction lays the call)
+    after.update(fix)
+    if fifth_copy(after, []) is not None:  # (the discard is on the table already)
         return []
     return [_finding(call, discard, situation, frame=discard.frame, t=discard.t)]
 
@@ -133,6 +137,8 @@ def _finding(
         discard.actor,
         f"食替 kuikae: discarded {discard.pai} right after {call.type} of {call.pai} with {exposed}; "
         f"it forms a set with the exposed tiles ({situation.article(ARTICLES)})",
+        # one alert a discard: a call read back and forth after it was said does not say it again
+        once=None if discard.frame is None else ("discard", discard.frame),
         frame=frame,
         t=t,
     )

@@ -190,3 +190,14 @@ def test_reads_a_row_of_clean_tiles(tile_px, k):
     assert len(found) >= 8
     assert len(set(found.codes.tolist()) & set(codes)) >= 6
     assert ((found.angles - 90 * k) % 180 == 0).mean() >= 0.9  # portrait vs landscape
+
+
+def test_the_runner_up_is_never_the_face_read_on_a_tie():
+    # two faces read equally likely (probabilities maps: an exported model's rounding): the
+    # runner-up must name the other one, not the class read
+    peaks, cls, size, offset, orient = _maps()
+    peaks[3, 5] = 0.9
+    cls[class_id("3m"), 3, 5] = cls[class_id("4m"), 3, 5] = 0.45
+    det, _ = decode(peaks, cls, size, offset, orient, threshold=0.3, class_logits=False)
+    assert det.class_ids.tolist() == [class_id("3m")]
+    assert det.runner_up.tolist() == [class_id("4m")]

@@ -198,3 +198,94 @@ def test_a_call_read_again_after_its_discard_was_taken_back_judges_nothing():
     stream = _chi_read_again_after_the_discard(["?", "7m"], ["2m", "3m"], "4m")
     gone = ev.Retract(target_type="dahai", target_frame=100, actor=1, frame=120)
     assert found(feed(stream[:-1] + [gone, stream[-1]])) == []
+
+
+def test_a_call_read_again_into_a_fifth_copy_is_a_misreading_not_a_kuikae():
+    # as test_a_genbutsu_swap_that_makes_a_fifth_copy_is_a_misreading_not_a_kuikae, but the pon
+    # is read S S S first and E E E only after the E discard: with the dora indicator E, the
+    # corrected table holds five E (pon 3, discard, indicator). Read E E E at once, no alert.
+    opening = start_unseen(dora="E") + [
+        ev.Tsumo(actor=0, pai="?"),
+        ev.Dahai(actor=0, pai="S", tsumogiri=False, slot=SEEN_SLOT),
+    ]
+    stream = framed(opening + [ev.Pon(actor=2, target=0, pai="S", consumed=["S", "S"])])  # pon at 40
+    then = ev.Dahai(actor=2, pai="E", tsumogiri=False, slot=SEEN_SLOT, frame=100)
+    fix = ev.Retract(target_type="pon", target_frame=40, actor=2, pai="E", consumed=["E", "E"], frame=130)
+    assert found(feed(stream + [then, fix])) == []
+
+
+def test_a_call_read_back_and_forth_after_its_alert_was_said_alerts_once():
+    # chi 1m read "? 7m", 4m discarded, the chi read 23m (a swap: alert held, then said), read
+    # "? 7m" again (too late to withdraw), then 23m again: the same discard is alerted twice
+    stream = framed(
+        start_unseen()
+        + [
+            ev.Tsumo(actor=0, pai="?"),
+            ev.Dahai(actor=0, pai="1m", tsumogiri=False, slot=SEEN_SLOT),
+            ev.Chi(actor=1, target=0, pai="1m", consumed=["?", "7m"]),
+        ]
+    )  # chi at 40
+    then = ev.Dahai(actor=1, pai="4m", tsumogiri=False, slot=SEEN_SLOT, frame=100)
+
+    def fix(consumed, frame):
+        return ev.Retract(
+            target_type="chi", target_frame=40, actor=1, pai="1m", consumed=consumed, frame=frame
+        )
+
+    stream += [then, fix(["2m", "3m"], 130), ev.Tsumo(actor=2, pai="?", frame=300)]  # said by 300
+    stream += [fix(["?", "7m"], 400), fix(["2m", "3m"], 430)]
+    stream += [ev.Dahai(actor=2, pai="9p", tsumogiri=True, slot=SEEN_SLOT, frame=700)]
+    checker = feed(stream)
+    assert found(checker) == [("kuikae", 1, "dead_hand")]
+
+
+def test_a_kuikae_said_then_its_call_read_back_and_forth_alerts_once():
+    # the same through the discard's own judgement: chi 1m with 23m, 4m discarded (a swap, said
+    # after the hold), the chi then read "? 7m" and again 23m
+    stream = framed(
+        start_unseen()
+        + [
+            ev.Tsumo(actor=0, pai="?"),
+            ev.Dahai(actor=0, pai="1m", tsumogiri=False, slot=SEEN_SLOT),
+            ev.Chi(actor=1, target=0, pai="1m", consumed=["2m", "3m"]),
+        ]
+    )
+    then = ev.Dahai(actor=1, pai="4m", tsumogiri=False, slot=SEEN_SLOT, frame=100)
+
+    def fix(consumed, frame):
+        return ev.Retract(
+            target_type="chi", target_frame=40, actor=1, pai="1m", consumed=consumed, frame=frame
+        )
+
+    stream += [then, ev.Tsumo(actor=2, pai="?", frame=300)]  # said by 300
+    stream += [
+        fix(["?", "7m"], 400),
+        fix(["2m", "3m"], 430),
+        ev.Dahai(actor=2, pai="9p", tsumogiri=True, slot=SEEN_SLOT, frame=700),
+    ]
+    assert found(feed(stream)) == [("kuikae", 1, "dead_hand")]
+
+
+def test_a_call_read_again_is_judged_as_this_correction_says_not_layered_on_the_last_one():
+    # chi 3m read with 12m; 6m discarded (no swap). Read again as a pon of 3m (as_type="pon"),
+    # then as the chi 3m with 45m (as_type None: the type first emitted). Each correction replaces
+    # the one before (tracker.events.apply_retractions; TableState._relay lays a chi): 6m is the
+    # suji swap of 45m
+    stream = framed(
+        start_unseen()
+        + [
+            ev.Tsumo(actor=0, pai="?"),
+            ev.Dahai(actor=0, pai="3m", tsumogiri=False, slot=SEEN_SLOT),
+            ev.Chi(actor=1, target=0, pai="3m", consumed=["1m", "2m"]),
+        ]
+    )  # chi at 40
+    then = ev.Dahai(actor=1, pai="6m", tsumogiri=False, slot=SEEN_SLOT, frame=100)
+    as_pon = ev.Retract(
+        target_type="chi", target_frame=40, actor=1, pai="3m", consumed=["3m", "3m"], as_type="pon", frame=130
+    )
+    as_chi = ev.Retract(
+        target_type="chi", target_frame=40, actor=1, pai="3m", consumed=["4m", "5m"], frame=160
+    )
+    checker = feed(stream + [then, as_pon, as_chi])
+    assert checker.state.call_meld(1, 40).type == "chi"  # (the record's state has the chi again)
+    assert found(checker) == [("kuikae", 1, "dead_hand")]
