@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from tracker import tiles
 
@@ -30,39 +30,53 @@ class Look:
     runner_up_score: float
 
 
-def look_likelihood(look: Look, kind: str) -> float:
-    """log of how likely ``look`` says the tile is of ``kind`` (up to a constant per look)."""
-    floor = max(look.runner_up_score * UNNAMED, 1e-6)
-    if tiles.deaka(look.best) == kind:
-        return math.log(max(look.score, floor))
-    if tiles.deaka(look.runner_up) == kind:
-        return math.log(max(look.runner_up_score, floor))
-    return math.log(floor)
+@dataclass
+class Looks:
+    """Every read of one tile, summed as it comes (constant work a read): ``n`` reads; per kind
+    named by a read (best or runner-up), the sum over those reads of log(its score / the read's
+    floor), so that the log likelihood of any kind is the floors' sum plus this (nothing for a
+    kind the read did not name); per face code, the scores naming it (a red five told apart)."""
 
+    n: int = 0
+    named: dict[str, float] = field(default_factory=dict)
+    faces: Counter = field(default_factory=Counter)
 
-def loss(looks: list[Look], source: str, target: str) -> float:
-    """How much less likely the looks make ``target`` than ``source``: log, the mean over looks
-    (looks of one still tile are far from independent: a sum would weigh a long-seen tile most)."""
-    if not looks:
-        return math.inf
-    return sum(look_likelihood(x, source) - look_likelihood(x, target) for x in looks) / len(looks)
+    def add(self, look: Look) -> None:
+        floor = max(look.runner_up_score * UNNAMED, 1e-6)
+        self.n += 1
+        counted = set()
+        for code, score in ((look.best, look.score), (look.runner_up, look.runner_up_score)):
+            kind = tiles.deaka(code)
+            if kind == tiles.UNKNOWN:
+                continue
+            self.faces[code] += score
+            if kind not in counted:  # (a five read plain, then red: the best read counts)
+                counted.add(kind)
+                self.named[kind] = self.named.get(kind, 0.0) + math.log(max(score, floor) / floor)
 
+    @classmethod
+    def of(cls, looks: list[Look]) -> Looks:
+        tally = cls()
+        for look in looks:
+            tally.add(look)
+        return tally
 
-def named_kinds(looks: list[Look]) -> set[str]:
-    """Every kind some look named (best or runner-up), unknown left out."""
-    named = {tiles.deaka(c) for x in looks for c in (x.best, x.runner_up)}
-    named.discard(tiles.UNKNOWN)
-    return {c for c in named if c in tiles.KINDS34}  # (never a bonus tile: none is discarded)
+    def loss(self, source: str, target: str) -> float:
+        """How much less likely the reads make ``target`` than ``source``: log, the mean over
+        reads (reads of one still tile are far from independent: a sum would weigh a long-seen
+        tile most); infinite with no reads."""
+        if not self.n:
+            return math.inf
+        return (self.named.get(source, 0.0) - self.named.get(target, 0.0)) / self.n
 
+    def kinds(self) -> set[str]:
+        """Every kind some read named, never unknown or a bonus tile (none is discarded)."""
+        return {k for k in self.named if k in tiles.KINDS34}
 
-def face_of(looks: list[Look], kind: str) -> str:
-    """The code to name ``kind`` by: the red five if the looks naming the kind saw it red more."""
-    faces = Counter()
-    for x in looks:
-        for c, s in ((x.best, x.score), (x.runner_up, x.runner_up_score)):
-            if tiles.deaka(c) == kind:
-                faces[c] += s
-    return max(faces, key=faces.__getitem__) if faces else kind
+    def face_of(self, kind: str) -> str:
+        """The code to name ``kind`` by: the red five if the reads naming the kind saw it red more."""
+        faces = {c: s for c, s in self.faces.items() if tiles.deaka(c) == kind}
+        return max(faces, key=faces.__getitem__) if faces else kind
 
 
 SWITCH = 0.25  # mean log a read must lose less than the one overruled now to take its place
@@ -70,7 +84,7 @@ SWITCH = 0.25  # mean log a read must lose less than the one overruled now to ta
 
 def within_four(
     picks: list[str],
-    looks: list[list[Look]],
+    looks: list[Looks],
     elsewhere: Counter,
     max_loss: float,
     held: list[str | None] | None = None,
@@ -93,17 +107,19 @@ def within_four(
             kind = tiles.deaka(p)
             if kind not in over:
                 continue
-            for target in named_kinds(looks[i]) - {kind}:
+            for target in looks[i].kinds() - {kind}:
                 if count[target] >= COPIES:
                     continue
-                cost = loss(looks[i], kind, target)
+                cost = looks[i].loss(kind, target)
+                if cost > max_loss:
+                    continue
                 if held is not None and held[i] is not None and tiles.deaka(held[i]) == target:
                     cost -= SWITCH  # (the read overruled so now: kept unless another is clearly likelier)
-                if cost <= max_loss and (best is None or cost < best[0]):
+                if best is None or cost < best[0]:
                     best = (cost, i, target)
         if best is None:
             return out
         _, i, target = best
         count[tiles.deaka(out[i])] -= 1
         count[target] += 1
-        out[i] = face_of(looks[i], target)
+        out[i] = looks[i].face_of(target)

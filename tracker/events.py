@@ -277,6 +277,9 @@ EVENT_CLASSES = (
 )
 #: observations only a camera makes; mjai readers do not know them (``write_mjai(vision=False)``)
 VISION_TYPES = frozenset({"wall_take", "hand_count", "tile_exposed", "retract"})
+#: the reason of a ``retract`` correcting a discard read as a fifth copy of its kind (then
+#: ``": KIND"``): the camera misread a tile somewhere in this kyoku (``rules_check.hands.fifth_copy``)
+FIFTH_COPY_READ = "a fifth copy on the table"
 GameEvent = Annotated[Union[EVENT_CLASSES], Field(discriminator="type")]
 
 CALLS = (Chi, Pon, Daiminkan)

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from tracker.copies import Looks
 from tracker.melds import declared, sure_pon
 
 #: an event still to be made: given edge -> seat (known once the dealer is), the event
@@ -31,8 +32,8 @@ class Slot:
     declared: bool = False  # its sideways read made a riichi (taken back if later reads say upright)
     lost_at: int | None = None  # the read that took it back as gone (no call took it): seen again, restored
     first_seen: int | None = None  # the read it was first seen on (``frame`` confirmed it)
-    looks: list = field(default_factory=list)  # tracker.copies.Look of each read since confirmed
-    overruled: str | None = None  # the face it is read as: its votes' put a fifth copy on the table
+    looks: Looks = field(default_factory=Looks)  # its reads since confirmed, summed (tracker.copies)
+    overruled: str | None = None  # the face it is read as where its votes' face was a fifth copy
 
     @property
     def seen_from(self) -> int:

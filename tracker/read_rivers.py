@@ -18,8 +18,6 @@ from tracker.readings import TILE_H, TILE_W, one_per_tile, pick_code
 from tracker.table.layout import RIVER_ROW
 from tracker.zones import RIVER, TableView
 
-MAX_LOOKS = 240  # a river tile's reads kept for ``tracker.copies`` (the first ones: memory stays flat)
-
 
 class RiverReader:
     def _read_rivers(self, view: TableView, k: Kyoku, out: list) -> None:
@@ -41,8 +39,7 @@ class RiverReader:
                     slot = river[present[int(d[j].argmin())]]
                     # votes weigh by the detector's confidence: low-confidence codes are often wrong
                     slot.votes[self._code(int(obs.class_ids[j]))] += float(obs.confidence[j])
-                    if len(slot.looks) < MAX_LOOKS:
-                        slot.looks.append(self._look(obs, int(j)))
+                    slot.looks.add(self._look(obs, int(j)))
                     if turns[j] is True:
                         slot.sideways_reads += 1
                     elif turns[j] is False:
@@ -139,7 +136,7 @@ class RiverReader:
         for (e, slot), pick, now in zip(placed, picks, read, strict=True):
             was, slot.overruled = slot.overruled, (now if now != pick else None)
             if slot.overruled is not None:
-                say, reason = now, f"a fifth {tiles.deaka(pick)} on the table"
+                say, reason = now, f"{ev.FIFTH_COPY_READ}: {tiles.deaka(pick)}"
             elif was is not None and slot.said == was:
                 say, reason = pick, "no fifth copy on the table"  # (else ``_review`` decides)
             else:
