@@ -203,7 +203,9 @@ def test_a_tile_apart_the_measure_merges_is_still_the_draw():
     s.tracker._rows_now = _measured({0: 13, 1: 13, 2: 13, 3: 13})
     s.read(_rows([FIRST], {1: _sparse(1)}), 10)
     assert _counts(s, 1) == [(10, 13)]
-    sparse_and_drawn = _sparse(1) + _hand(1, 13, drawn=True)[-1:]
+    # twelve standing and the draw apart (its centre 26 mm inside the measured bar of 13)
+    short = _hand(1, 12, drawn=True)
+    sparse_and_drawn = [r for i, r in enumerate(short[:-1]) if i % 4 == 0 or i == 11] + short[-1:]
     s.read(_rows([FIRST], {1: sparse_and_drawn}), 20)
     s.read(_rows([FIRST], {1: sparse_and_drawn}), 21)
     assert [(e.type, e.actor) for e in s.events if e.frame >= 20] == [("wall_take", 1), ("tsumo", 1)]
