@@ -365,13 +365,7 @@ class HandReader:
         )
         if abs(measured - expected) > 1 + (expected % 3 == 2):  # (in turn: the drawn tile in the fingers)
             return det
-        # a tile apart the detections saw and the measure did not resolve (a far camera's narrow
-        # gap), on the hand whose draw is awaited and that measures as the record's hand before
-        # it: its draw, a tile short (t6-rinshan's staged 小相公 was refuted as the record's hand).
-        # Only there: taken on every hand, the detections' spurious gaps cost 1 % of the counts
-        awaited = k.started and expected % 3 == 1 and not k.drew[e] and _next_to_draw(k, e)
-        held = apart and awaited and measured == expected
-        return RowEvidence(measured, bool(rows.apart[e]) or held, 0, 1.0)
+        return RowEvidence(measured, bool(rows.apart[e]), 0, 1.0)
 
     def _row_pitch(self, e: int) -> float:
         """mm a standing tile along edge ``e``'s measured row (calibrated at deals); an edge not

@@ -195,23 +195,6 @@ def test_a_row_the_detector_boxes_only_in_part_is_counted_from_its_measure():
     assert _counts(s, 1)[-1] == (20, 14)
 
 
-def test_a_tile_apart_the_measure_merges_is_still_the_draw():
-    # t6-rinshan: a hand of 12 (a staged 小相公) holds its draw; the detections box part of the
-    # row and its tile apart, the measure (a far camera's narrow gap) sees one bar of 13. Read as
-    # the record's 13 before the draw, the short hand was refuted; it is the draw, a tile short
-    s = _started()
-    s.tracker._rows_now = _measured({0: 13, 1: 13, 2: 13, 3: 13})
-    s.read(_rows([FIRST], {1: _sparse(1)}), 10)
-    assert _counts(s, 1) == [(10, 13)]
-    # twelve standing and the draw apart (its centre 26 mm inside the measured bar of 13)
-    short = _hand(1, 12, drawn=True)
-    sparse_and_drawn = [r for i, r in enumerate(short[:-1]) if i % 4 == 0 or i == 11] + short[-1:]
-    s.read(_rows([FIRST], {1: sparse_and_drawn}), 20)
-    s.read(_rows([FIRST], {1: sparse_and_drawn}), 21)
-    assert [(e.type, e.actor) for e in s.events if e.frame >= 20] == [("wall_take", 1), ("tsumo", 1)]
-    assert _counts(s, 1) == [(10, 13)]  # 13 standing against 14: not said before it is sure
-
-
 def test_a_measure_far_off_the_record_or_a_whole_row_of_detections_wins_over_it():
     s = _started()
     # an arm resting over edge 1's row: a bar of 17 tiles, not a hand the record allows
