@@ -214,24 +214,22 @@ def test_a_call_read_again_into_a_fifth_copy_is_a_misreading_not_a_kuikae():
     assert found(feed(stream + [then, fix])) == []
 
 
+def _seat1_chi(called: str, consumed: list[str]) -> list:
+    """Seat 0 discards ``called`` (camera-read), seat 1 chis it with ``consumed`` at frame 40."""
+    return framed(seen_opening(called) + [ev.Chi(actor=1, target=0, pai=called, consumed=consumed)])
+
+
+def _chi_read_again_as(consumed: list[str], frame: int, called: str = "1m") -> ev.Retract:
+    """That chi read again with ``consumed`` at ``frame``."""
+    return ev.Retract(target_type="chi", target_frame=40, actor=1, pai=called, consumed=consumed, frame=frame)
+
+
 def test_a_call_read_back_and_forth_after_its_alert_was_said_alerts_once():
     # chi 1m read "? 7m", 4m discarded, the chi read 23m (a swap: alert held, then said), read
     # "? 7m" again (too late to withdraw), then 23m again: the same discard is alerted twice
-    stream = framed(
-        start_unseen()
-        + [
-            ev.Tsumo(actor=0, pai="?"),
-            ev.Dahai(actor=0, pai="1m", tsumogiri=False, slot=SEEN_SLOT),
-            ev.Chi(actor=1, target=0, pai="1m", consumed=["?", "7m"]),
-        ]
-    )  # chi at 40
+    stream = _seat1_chi("1m", ["?", "7m"])
     then = ev.Dahai(actor=1, pai="4m", tsumogiri=False, slot=SEEN_SLOT, frame=100)
-
-    def fix(consumed, frame):
-        return ev.Retract(
-            target_type="chi", target_frame=40, actor=1, pai="1m", consumed=consumed, frame=frame
-        )
-
+    fix = _chi_read_again_as
     stream += [then, fix(["2m", "3m"], 130), ev.Tsumo(actor=2, pai="?", frame=300)]  # said by 300
     stream += [fix(["?", "7m"], 400), fix(["2m", "3m"], 430)]
     stream += [ev.Dahai(actor=2, pai="9p", tsumogiri=True, slot=SEEN_SLOT, frame=700)]
@@ -242,21 +240,9 @@ def test_a_call_read_back_and_forth_after_its_alert_was_said_alerts_once():
 def test_a_kuikae_said_then_its_call_read_back_and_forth_alerts_once():
     # the same through the discard's own judgement: chi 1m with 23m, 4m discarded (a swap, said
     # after the hold), the chi then read "? 7m" and again 23m
-    stream = framed(
-        start_unseen()
-        + [
-            ev.Tsumo(actor=0, pai="?"),
-            ev.Dahai(actor=0, pai="1m", tsumogiri=False, slot=SEEN_SLOT),
-            ev.Chi(actor=1, target=0, pai="1m", consumed=["2m", "3m"]),
-        ]
-    )
+    stream = _seat1_chi("1m", ["2m", "3m"])
     then = ev.Dahai(actor=1, pai="4m", tsumogiri=False, slot=SEEN_SLOT, frame=100)
-
-    def fix(consumed, frame):
-        return ev.Retract(
-            target_type="chi", target_frame=40, actor=1, pai="1m", consumed=consumed, frame=frame
-        )
-
+    fix = _chi_read_again_as
     stream += [then, ev.Tsumo(actor=2, pai="?", frame=300)]  # said by 300
     stream += [
         fix(["?", "7m"], 400),
@@ -271,14 +257,7 @@ def test_a_call_read_again_is_judged_as_this_correction_says_not_layered_on_the_
     # then as the chi 3m with 45m (as_type None: the type first emitted). Each correction replaces
     # the one before (tracker.events.apply_retractions; TableState._relay lays a chi): 6m is the
     # suji swap of 45m
-    stream = framed(
-        start_unseen()
-        + [
-            ev.Tsumo(actor=0, pai="?"),
-            ev.Dahai(actor=0, pai="3m", tsumogiri=False, slot=SEEN_SLOT),
-            ev.Chi(actor=1, target=0, pai="3m", consumed=["1m", "2m"]),
-        ]
-    )  # chi at 40
+    stream = _seat1_chi("3m", ["1m", "2m"])
     then = ev.Dahai(actor=1, pai="6m", tsumogiri=False, slot=SEEN_SLOT, frame=100)
     as_pon = ev.Retract(
         target_type="chi", target_frame=40, actor=1, pai="3m", consumed=["3m", "3m"], as_type="pon", frame=130
