@@ -11,7 +11,6 @@ from collections.abc import Iterable
 from mahjong.agari import Agari
 
 from tracker import tiles
-from tracker.events import FIFTH_COPY_READ
 from tracker.table.state import TableState
 
 
@@ -135,11 +134,11 @@ def fifth_copy(table: TableState, more: Iterable[str]) -> str | None:
     kind counts, not only those of ``more``: a table read with a fifth copy of anything is read
     poorly right now (restricted to the judged tiles' kinds, the evaluation set gained one staged
     错碰 and four false 错吃, all on tables showing a fifth copy of another kind). A river read the
-    tracker overruled this kyoku as a fifth copy (``tracker.events.FIFTH_COPY_READ``) counts too:
-    the table showed one, though the record now holds four."""
+    tracker overruled this kyoku as a fifth copy (``Retract.fifth_copy``) counts too: the table
+    showed one, though the record now holds four."""
     for e in reversed(table.kyoku_events):
-        if e.type == "retract" and e.reason and e.reason.startswith(FIFTH_COPY_READ + ": "):
-            return e.reason.split(": ", 1)[1]
+        if e.type == "retract" and e.fifth_copy is not None:
+            return e.fifth_copy
     seen = list(more)
     for seat in table.seats:
         seen += [slot.code for slot in seat.river if not slot.called_away]

@@ -223,8 +223,10 @@ class Retract(_Event):
     tiles lie (``laid``); ``target_type`` stays the type it was first emitted as, and each
     correction replaces the one before. ``target_type="retract"`` takes back a discard's
     retraction as gone (the tile seen again where it lay): the retraction of a dahai made on that
-    read by that seat. The record is never rewritten in place: readers apply retractions
-    (``apply_retractions``)."""
+    read by that seat. ``fifth_copy``: the kind a discard was read as that put a fifth copy of
+    it on the table, corrected to ``pai`` (``tracker.copies``): the camera misread a tile in this
+    kyoku (``rules_check.hands.fifth_copy``). The record is never rewritten in place: readers
+    apply retractions (``apply_retractions``)."""
 
     type: Literal["retract"] = "retract"
     target_type: str
@@ -234,6 +236,7 @@ class Retract(_Event):
     consumed: list[Tile] | None = None
     as_type: Literal["chi", "pon"] | None = None
     laid: MeldPlacement | None = None
+    fifth_copy: Tile | None = None
     reason: str | None = None
 
     @property
@@ -277,9 +280,6 @@ EVENT_CLASSES = (
 )
 #: observations only a camera makes; mjai readers do not know them (``write_mjai(vision=False)``)
 VISION_TYPES = frozenset({"wall_take", "hand_count", "tile_exposed", "retract"})
-#: the reason of a ``retract`` correcting a discard read as a fifth copy of its kind (then
-#: ``": KIND"``): the camera misread a tile somewhere in this kyoku (``rules_check.hands.fifth_copy``)
-FIFTH_COPY_READ = "a fifth copy on the table"
 GameEvent = Annotated[Union[EVENT_CLASSES], Field(discriminator="type")]
 
 CALLS = (Chi, Pon, Daiminkan)

@@ -136,15 +136,20 @@ class RiverReader:
         for (e, slot), pick, now in zip(placed, picks, read, strict=True):
             was, slot.overruled = slot.overruled, (now if now != pick else None)
             if slot.overruled is not None:
-                say, reason = now, f"{ev.FIFTH_COPY_READ}: {tiles.deaka(pick)}"
+                say, fifth, reason = now, tiles.deaka(pick), "a fifth copy on the table"
             elif was is not None and slot.said == was:
-                say, reason = pick, "no fifth copy on the table"  # (else ``_review`` decides)
+                say, fifth, reason = pick, None, "no fifth copy on the table"  # (else ``_review`` decides)
             else:
                 continue
             if say != slot.said:
                 out.append(
-                    lambda seat, s=slot, c=say, r=reason, a=e: ev.Retract(
-                        target_type="dahai", target_frame=s.frame, actor=seat(a), pai=c, reason=r
+                    lambda seat, s=slot, c=say, x=fifth, r=reason, a=e: ev.Retract(
+                        target_type="dahai",
+                        target_frame=s.frame,
+                        actor=seat(a),
+                        pai=c,
+                        fifth_copy=x,
+                        reason=r,
                     )
                 )
                 slot.said = say

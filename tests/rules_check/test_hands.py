@@ -1,5 +1,6 @@
 from rules_check.hands import fifth_copy
 from tests.builders import start_unseen, turn
+from tracker import events as ev
 from tracker.table.state import TableState
 
 
@@ -22,3 +23,14 @@ def test_a_fifth_copy_anywhere_on_the_table_makes_its_reading_no_evidence():
     # a fourth E in the rivers: five E, and a meld of 4m and 7m read now is no evidence either
     table = _table(["E", "E", "E", "4m", "4m", "4m", "E"])
     assert fifth_copy(table, ["4m", "7m"]) == "E"
+
+
+def test_a_discard_the_tracker_overruled_as_a_fifth_copy_counts_as_one():
+    # the camera read a fifth E and the tracker recorded it as W: the table is still read poorly
+    table = _table(["E", "E", "4m"])
+    assert fifth_copy(table, []) is None
+    reread = ev.Retract(target_type="dahai", target_frame=0, actor=2, pai="W", reason="tile reread")
+    table.update(reread)
+    assert fifth_copy(table, []) is None
+    table.update(reread.model_copy(update={"fifth_copy": "E"}))
+    assert fifth_copy(table, []) == "E"

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from datasets.scene import table_layout as tl
-from tracker.events import FIFTH_COPY_READ, apply_retractions
+from tracker.events import apply_retractions
 from tracker.readings import drawn_apart
 from tracker.table.layout import MLEAGUE
 from tracker.table.state import TableState
@@ -1695,7 +1695,7 @@ def test_a_fifth_copy_in_the_rivers_is_read_as_its_runner_up():
             s.read(_table(placed), frame)
             frame += 1
     fixes = [e for e in s.events if e.type == "retract"]
-    assert [(f.target_type, f.pai, f.reason) for f in fixes] == [("dahai", "W", f"{FIFTH_COPY_READ}: E")]
+    assert [(f.target_type, f.pai, f.fifth_copy) for f in fixes] == [("dahai", "W", "E")]
     assert [e.pai for e in apply_retractions(s.events) if e.type == "dahai"] == ["E", "E", "W", "E", "E"]
     assert not s.tracker.state_errors
 
