@@ -64,51 +64,53 @@ def test_decode_never_answers_a_class_the_set_has_none_of():
     assert decode(peaks, cls, size, offset, orient, 0.3, class_logits=False)[0].codes.tolist() == ["season1"]
 
 
-@pytest.mark.skipif(not DEFAULT_MODEL.is_file(), reason=f"{DEFAULT_MODEL} not built yet")
-def test_the_reread_never_answers_a_class_the_set_has_none_of():
-    from types import SimpleNamespace
-
-    from tracker.tiles import BONUS
+def _a_w_read_at(net_conf: float):
+    """One face-up tile the net read W, its confidence ``net_conf`` (centre score times the net's
+    class probability)."""
     from vision.detections import TileDetections
 
-    found = TileDetections(
+    return TileDetections(
         np.array([[0, 0, 20, 27]], np.float32),
         np.array([class_id("W")]),
         np.zeros(1, np.int64),
         np.ones(1, bool),
-        np.array([0.4], np.float32),
+        np.array([net_conf], np.float32),
     )
-    net = np.full((1, NUM_CLASSES), 0.01, np.float32)
-    net[0, class_id("W")], net[0, class_id("season1")] = 0.4, 0.4
-    looks = np.full((1, NUM_CLASSES), 0.01, np.float32)
-    looks[0, class_id("season1")], looks[0, class_id("W")] = 0.7, 0.2
-    image = np.zeros((40, 40, 3), np.uint8)
+
+
+def _probabilities(floor: float, **faces: float) -> np.ndarray:
+    """(1, C) class probabilities: ``faces`` (code=probability), every other class ``floor``."""
+    p = np.full((1, NUM_CLASSES), floor, np.float32)
+    for code, value in faces.items():
+        p[0, class_id(code)] = value
+    return p
+
+
+def _reread(detector: TileDetector, found, net: np.ndarray, looks: np.ndarray):
+    """``detector``'s reread of ``found`` with its reader stubbed to answer ``looks``."""
+    from types import SimpleNamespace
+
+    detector.reader = SimpleNamespace(read=lambda image, boxes: (None, looks, None))
+    return detector._reread(np.zeros((40, 40, 3), np.uint8), found, net)
+
+
+@pytest.mark.skipif(not DEFAULT_MODEL.is_file(), reason=f"{DEFAULT_MODEL} not built yet")
+def test_the_reread_never_answers_a_class_the_set_has_none_of():
+    from tracker.tiles import BONUS
+
+    found = _a_w_read_at(0.4)
+    net = _probabilities(0.01, W=0.4, season1=0.4)
+    looks = _probabilities(0.01, season1=0.7, W=0.2)
     for absent, want in (((), "season1"), (BONUS, "W")):
-        detector = TileDetector(absent_classes=absent)
-        detector.reader = SimpleNamespace(read=lambda image, boxes: (None, looks, None))
-        assert detector._reread(image, found, net).codes.tolist() == [want]
+        assert _reread(TileDetector(absent_classes=absent), found, net, looks).codes.tolist() == [want]
 
 
 @pytest.mark.skipif(not DEFAULT_MODEL.is_file(), reason=f"{DEFAULT_MODEL} not built yet")
 def test_the_reread_names_the_face_both_looks_put_next():
-    from types import SimpleNamespace
-
-    from vision.detections import TileDetections
-
-    found = TileDetections(
-        np.array([[0, 0, 20, 27]], np.float32),
-        np.array([class_id("W")]),
-        np.zeros(1, np.int64),
-        np.ones(1, bool),
-        np.array([0.4], np.float32),  # centre score 0.8 times the net's 0.5
-    )
-    net = np.full((1, NUM_CLASSES), 0.001, np.float32)
-    net[0, class_id("W")], net[0, class_id("N")], net[0, class_id("E")] = 0.5, 0.3, 0.1
-    looks = np.full((1, NUM_CLASSES), 0.001, np.float32)
-    looks[0, class_id("W")], looks[0, class_id("N")], looks[0, class_id("E")] = 0.6, 0.3, 0.05
-    detector = TileDetector()
-    detector.reader = SimpleNamespace(read=lambda image, boxes: (None, looks, None))
-    out = detector._reread(np.zeros((40, 40, 3), np.uint8), found, net)
+    found = _a_w_read_at(0.4)  # centre score 0.8 times the net's 0.5
+    net = _probabilities(0.001, W=0.5, N=0.3, E=0.1)
+    looks = _probabilities(0.001, W=0.6, N=0.3, E=0.05)
+    out = _reread(TileDetector(), found, net, looks)
     assert out.codes.tolist() == ["W"] and out.runner_up.tolist() == [class_id("N")]
     # the geometric mean of the two looks, normalised: N's share of W's, times the centre score
     ratio = np.sqrt(0.3 * 0.3) / np.sqrt(0.5 * 0.6)
