@@ -91,15 +91,17 @@ def within_four(
 ) -> list[str]:
     """The river reads ``picks`` with no kind on the table more than four times.
 
-    ``looks``: each pick's reads; ``elsewhere``: kinds seen outside these reads (meld tiles, dora
+    ``looks``: each pick's reads; ``elsewhere``: codes seen outside these reads (meld tiles, dora
     indicators), never overruled. While a kind is over four, the pick of that kind whose looks lose
     least by it (mean log) becomes a kind its looks named that is under four; none within ``max_loss``: the
-    rest stay as read (a fifth copy there is the reader's, and nothing here says which)."""
+    rest stay as read (a fifth copy there is the reader's, and nothing here says which). A set
+    holds one red five of a suit: a read becomes a red five only while none is on the table."""
     out = list(picks)
-    count = Counter(elsewhere)
-    for p in out:
-        count[tiles.deaka(p)] += 1
+    count: Counter = Counter()
+    for code, n in list(elsewhere.items()) + [(p, 1) for p in out]:
+        count[tiles.deaka(code)] += n
     count.pop(tiles.UNKNOWN, None)
+    reds = {code for code in list(elsewhere) + out if tiles.is_red(code)}
     while True:
         over = {kind for kind, n in count.items() if n > COPIES}
         best: tuple[float, int, str] | None = None
@@ -122,4 +124,6 @@ def within_four(
         _, i, target = best
         count[tiles.deaka(out[i])] -= 1
         count[target] += 1
-        out[i] = looks[i].face_of(target)
+        face = looks[i].face_of(target)
+        out[i] = target if face in reds else face
+        reds.update({out[i]} & set(tiles.RED_FIVES))

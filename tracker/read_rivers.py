@@ -123,8 +123,8 @@ class RiverReader:
         placed = [(e, slot) for e in range(4) for slot in k.rivers[e] if slot.present]
         if not placed:
             return
-        elsewhere = Counter(tiles.deaka(m.code) for melds in k.melds for m in melds)
-        elsewhere.update(tiles.deaka(c) for c in k.dora)
+        elsewhere = Counter(m.code for melds in k.melds for m in melds)
+        elsewhere.update(k.dora)
         picks = [pick_code(slot.votes) for _, slot in placed]
         read = within_four(
             picks,

@@ -31,7 +31,8 @@ def forbidden(call) -> set[str]:
     called = {tiles.deaka(call.pai)} - {tiles.UNKNOWN}
     a, b = (tiles.deaka(c) for c in call.consumed)
     if call.type == "pon":
-        return ({a} - {tiles.UNKNOWN}) or called
+        read = next((k for k in (a, b) if k != tiles.UNKNOWN), None)  # (either exposed tile names it)
+        return {read} if read is not None else called
     suit = tiles.suit(a)
     if suit not in tiles.SUITS or tiles.suit(b) != suit:
         return called  # unknown (``?``) or honour tiles: no run to swap within
@@ -90,10 +91,11 @@ def check(event, situation: Situation) -> list[Finding]:
         return _read_again(event, situation)
     if event.type != "dahai":
         return []
-    last = next((e for e in reversed(situation.history) if e.type in PLAYS), None)
+    # the record as read now: a discard taken back as gone (a ghost's box) is no play after the
+    # call, and the call read again before the discard is judged as read again
+    last = next((e for e in reversed(apply_retractions(situation.history)) if e.type in PLAYS), None)
     if last is None or last.type not in ("chi", "pon") or last.actor != event.actor:
         return []
-    last = as_corrected(last, situation.history)  # (the call read again before the discard)
     if not swaps(last, event):
         return []  # (an unread discard or exposed tile is no evidence of a swap)
     if fifth_copy(situation.table, [event.pai]) is not None:

@@ -64,6 +64,16 @@ def test_a_red_five_counts_as_its_kind_and_keeps_its_face_when_taken():
     assert within_four(picks, looks, Counter({"5m": 3}), max_loss=3.0)[-1] == "5mr"
 
 
+def test_a_read_becomes_a_red_five_only_while_none_is_on_the_table():
+    picks = ["6m", "6m", "6m", "6m", "6m"]
+    looks = [_looks("6m", 0.9, "5m", 0.01)] * 4 + [_looks("6m", 0.5, "5mr", 0.4)]
+    assert within_four(picks, looks, Counter({"5mr": 1}), max_loss=3.0)[-1] == "5m"  # (in a meld)
+    assert within_four(picks + ["5mr"], looks + [_looks("5mr", 0.9, "5m", 0.05)], Counter(), max_loss=3.0)[
+        -2:
+    ] == ["5m", "5mr"]
+    assert within_four(picks, looks, Counter({"5m": 1}), max_loss=3.0)[-1] == "5mr"
+
+
 def test_unknown_tiles_are_never_counted_or_chosen():
     picks = ["?"] * 6
     looks = [_looks("?", 0.5, "E", 0.4)] * 6

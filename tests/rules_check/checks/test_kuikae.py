@@ -149,6 +149,25 @@ def test_the_called_kind_is_a_swap_even_with_an_exposed_tile_unread():
     assert found(feed(pon + [then.model_copy(update={"pai": "C"})])) == [("kuikae", 1, "dead_hand")]
 
 
+def test_a_pons_kind_is_read_from_either_exposed_tile():
+    from rules_check.checks.kuikae import forbidden
+
+    assert forbidden(ev.Pon(actor=1, target=0, pai="?", consumed=["?", "E"])) == {"E"}
+    assert forbidden(ev.Pon(actor=1, target=0, pai="?", consumed=["E", "?"])) == {"E"}
+    assert forbidden(ev.Pon(actor=1, target=0, pai="C", consumed=["?", "?"])) == {"C"}
+    assert forbidden(ev.Pon(actor=1, target=0, pai="?", consumed=["?", "?"])) == set()
+
+
+def test_a_discard_taken_back_as_gone_is_no_play_between_the_call_and_the_swap():
+    # the camera saw a ghost's box as seat 1's discard, took it back, then saw the real one
+    stream = framed(seen_opening("6s") + [ev.Chi(actor=1, target=0, pai="6s", consumed=["4s", "5s"])])
+    ghost = ev.Dahai(actor=1, pai="P", tsumogiri=False, slot=SEEN_SLOT, frame=100)
+    gone = ev.Retract(target_type="dahai", target_frame=100, actor=1, frame=110)
+    then = ev.Dahai(actor=1, pai="3s", tsumogiri=False, slot=SEEN_SLOT, frame=120)
+    assert found(feed(stream + [ghost, gone, then])) == [("kuikae", 1, "dead_hand")]
+    assert found(feed(stream + [ghost, then])) == []  # (a discard not taken back: a later turn's)
+
+
 def _chi_read_again_after_the_discard(first: list[str], again: list[str], discard: str) -> list:
     """Seat 1 chis 1m with ``first`` (read so), discards ``discard``, then the chi is read again
     as ``again`` (kuikae-jansou-1-k0: "1m ? 7m" read again as 1m 2m 3m after the 4m discard)."""
