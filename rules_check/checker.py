@@ -182,8 +182,8 @@ class RulesChecker:
             self.state.update(event)
         except StateError as err:  # an observed event the record cannot hold: keep watching
             self.state_errors.append(f"{event.type}: {err}")
-        if event.type == "retract" and event.target_type != "retract":
-            self._withdraw(event)
+        if event.type == "retract":
+            self._withdraw(event)  # (a retraction taken back too: a kuikae may rest on it)
         alerts = [a for a in found if not self._waits(a)]
         for alert in (a for a in found if self._waits(a)):
             self.held.append(alert)

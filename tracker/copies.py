@@ -97,11 +97,12 @@ def within_four(
     rest stay as read (a fifth copy there is the reader's, and nothing here says which). A set
     holds one red five of a suit: a read becomes a red five only while none is on the table."""
     out = list(picks)
+    on_table = list(elsewhere.items()) + [(p, 1) for p in out]
     count: Counter = Counter()
-    for code, n in list(elsewhere.items()) + [(p, 1) for p in out]:
+    for code, n in on_table:
         count[tiles.deaka(code)] += n
     count.pop(tiles.UNKNOWN, None)
-    reds = {code for code in list(elsewhere) + out if tiles.is_red(code)}
+    reds = {code for code, n in on_table if n > 0 and tiles.is_red(code)}
     while True:
         over = {kind for kind, n in count.items() if n > COPIES}
         best: tuple[float, int, str] | None = None

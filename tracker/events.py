@@ -311,8 +311,20 @@ def apply_retractions(events: list) -> list:
     themselves left out. A retraction names the latest event before it of that type, frame and actor (a kan's
     replacement draw shares its frame with the draw before the kan). A retraction of a
     retraction (``target_type="retract"``: a discard taken back as gone, seen again) cancels it."""
+    drop, fix = _retractions_applied(events)
+    return [corrected(e, fix.get(j)) for j, e in enumerate(events) if e.type != "retract" and j not in drop]
+
+
+def taken_back(events: list) -> dict[int, int]:
+    """Index of each event of ``events`` a retraction takes back (not one it corrects) -> the
+    index of that retraction."""
+    return _retractions_applied(events)[0]
+
+
+def _retractions_applied(events: list) -> tuple[dict[int, int], dict[int, Retract]]:
+    """(index taken back -> index of its retraction, index corrected -> its latest correction)."""
     cancelled = _cancelled_retractions(events)
-    drop: set[int] = set()
+    drop: dict[int, int] = {}
     fix: dict[int, Retract] = {}
     for i, e in enumerate(events):
         if e.type != "retract" or e.target_type == "retract" or i in cancelled:
@@ -321,11 +333,11 @@ def apply_retractions(events: list) -> list:
             if j in drop or event_key(events[j]) != e.names:
                 continue
             if not e.corrects:
-                drop.add(j)
+                drop[j] = i
             else:
                 fix[j] = e  # (a later correction of the same event replaces an earlier one)
             break
-    return [corrected(e, fix.get(j)) for j, e in enumerate(events) if e.type != "retract" and j not in drop]
+    return drop, fix
 
 
 def event_key(event) -> tuple:

@@ -14,11 +14,12 @@ judgement on it (``rules_check.hands.fifth_copy``).
 from __future__ import annotations
 
 import copy
+from collections import Counter
 
 from rules_check.hands import fifth_copy
 from rules_check.situation import Finding, Situation
 from tracker import tiles
-from tracker.events import apply_retractions, as_corrected, corrected, event_key
+from tracker.events import as_corrected, corrected, event_key, taken_back
 
 CODE = "kuikae"
 PLAYS = ("tsumo", "dahai", "chi", "pon", "daiminkan", "kakan", "ankan", "flower")
@@ -31,8 +32,9 @@ def forbidden(call) -> set[str]:
     called = {tiles.deaka(call.pai)} - {tiles.UNKNOWN}
     a, b = (tiles.deaka(c) for c in call.consumed)
     if call.type == "pon":
-        read = next((k for k in (a, b) if k != tiles.UNKNOWN), None)  # (either exposed tile names it)
-        return {read} if read is not None else called
+        # a pon's three tiles are one kind: the one most of its reads name (the called tile's on a tie)
+        reads = Counter(k for k in (tiles.deaka(call.pai), a, b) if k != tiles.UNKNOWN)
+        return {reads.most_common(1)[0][0]} if reads else set()
     suit = tiles.suit(a)
     if suit not in tiles.SUITS or tiles.suit(b) != suit:
         return called  # unknown (``?``) or honour tiles: no run to swap within
@@ -47,29 +49,60 @@ def forbidden(call) -> set[str]:
 
 
 def rests_on(before: list, event, case: str | None = None) -> list:
-    """The other event a kuikae finding on ``event`` judges, as first emitted, from ``before`` (the
-    kyoku's events before it): for a discard, the seat's last chi or pon; for a call read again
-    after the discard that followed it, that discard."""
+    """The other events a kuikae finding on ``event`` judges, as first emitted, from ``before``
+    (the kyoku's events before it): for a discard, the seat's last chi or pon; for a call read
+    again after the discard that followed it, that discard; and the retractions that took back
+    plays between them (a ghost's box seen as a discard: seen again, it was a play between)."""
     if event.type == "retract":
         judged = _discard_after(before, event)
-        return [e for e in judged or () if event_key(e) != event.names]
-    calls = [e for e in before if e.type in ("chi", "pon") and e.actor == event.actor]
-    return calls[-1:]
+        return [e for e in judged[0][1:] + judged[1] if event_key(e) != event.names] if judged else []
+    after = _after_call(before, event.actor)
+    return [] if after is None else after[0][:1] + after[1]
 
 
-def _discard_after(history: list, fix) -> tuple | None:
-    """(the call, the discard) as first emitted, when ``fix`` corrects a chi or pon in ``history``
-    whose seat's very next play was a discard; else None. (A discard read again is not judged
-    again: the evaluation set's one such finding was a 1s read as E, then as the pon's S.)"""
+def _after_call(history: list, actor: int, at: int | None = None) -> tuple[list, list] | None:
+    """(the plays still standing from ``actor``'s chi or pon at index ``at`` of ``history`` on, the
+    call first; the retractions that took back the plays between), for its last call still
+    standing by default; None without one."""
+    calls = (
+        [at]
+        if at is not None
+        else [
+            i
+            for i in range(len(history) - 1, -1, -1)
+            if history[i].type in ("chi", "pon") and history[i].actor == actor
+        ]
+    )
+    for i in calls:
+        tail = history[i:]  # (what takes back a play after the call comes after it too)
+        gone = taken_back(tail)
+        if 0 in gone:
+            continue  # (the call taken back: a ghost's, or read at a wrong moment)
+        standing = [e for j, e in enumerate(tail) if e.type in PLAYS and j not in gone]
+        undone = [tail[gone[j]] for j, e in enumerate(tail) if j in gone and e.type in PLAYS]
+        return standing, undone
+    return None
+
+
+def _discard_after(history: list, fix) -> tuple[list, list] | None:
+    """([the call, the discard] as first emitted, the retractions of plays taken back between
+    them), when ``fix`` corrects a chi or pon in ``history`` whose seat's very next play still
+    standing was a discard; else None. (A discard read again is not judged again: the
+    evaluation set's one such finding was a 1s read as E, then as the pon's S.)"""
     if fix.type != "retract" or fix.target_type not in ("chi", "pon") or not fix.corrects:
         return None
     at = next((i for i in range(len(history) - 1, -1, -1) if event_key(history[i]) == fix.names), None)
     if at is None:
         return None
-    discard = next((e for e in history[at + 1 :] if e.type in PLAYS), None)
-    if discard is None or discard.type != "dahai" or discard.actor != history[at].actor:
+    after = _after_call(history, history[at].actor, at)
+    if after is None or len(after[0]) < 2:
+        return None  # (the call itself taken back, or nothing played after it yet)
+    standing, undone = after
+    discard = standing[1]
+    if discard.type != "dahai" or discard.actor != history[at].actor:
         return None
-    return history[at], discard
+    undone = [r for r in undone if r.frame is None or discard.frame is None or r.frame < discard.frame]
+    return [history[at], discard], undone
 
 
 def still_found(evidence: list) -> bool:
@@ -93,9 +126,11 @@ def check(event, situation: Situation) -> list[Finding]:
         return []
     # the record as read now: a discard taken back as gone (a ghost's box) is no play after the
     # call, and the call read again before the discard is judged as read again
-    last = next((e for e in reversed(apply_retractions(situation.history)) if e.type in PLAYS), None)
-    if last is None or last.type not in ("chi", "pon") or last.actor != event.actor:
-        return []
+    after = _after_call(situation.history, event.actor)
+    standing = after[0] if after is not None else []
+    if len(standing) != 1 or standing[0].type not in ("chi", "pon") or standing[0].actor != event.actor:
+        return []  # (no call of this seat's, taken back, or a play still standing since)
+    last = as_corrected(standing[0], situation.history)
     if not swaps(last, event):
         return []  # (an unread discard or exposed tile is no evidence of a swap)
     if fifth_copy(situation.table, [event.pai]) is not None:
@@ -110,12 +145,12 @@ def _read_again(fix, situation: Situation) -> list[Finding]:
     within a few seconds, often after the caller has discarded): the discard judged on the call
     as read now, if it was no swap on the call as read before (then it was judged already)."""
     judged = _discard_after(situation.history, fix)
-    if judged is None or _taken_back(judged[1], situation.history):
+    if judged is None:
         return []
-    call, discard = (as_corrected(e, situation.history) for e in judged)
+    call, discard = (as_corrected(e, situation.history) for e in judged[0])
     if swaps(call, discard):
         return []  # (judged on that reading already)
-    call = corrected(judged[0], fix)  # (each correction replaces the one before)
+    call = corrected(judged[0][0], fix)  # (each correction replaces the one before)
     if not swaps(call, discard):
         return []
     after = copy.deepcopy(situation.table)  # (the table as this correction lays the call)
@@ -123,11 +158,6 @@ def _read_again(fix, situation: Situation) -> list[Finding]:
     if fifth_copy(after, []) is not None:  # (the discard is on the table already)
         return []
     return [_finding(call, discard, situation, frame=discard.frame, t=discard.t)]
-
-
-def _taken_back(event, history: list) -> bool:
-    """Was ``event`` taken back in ``history`` (a discard retracted as gone, not seen again)?"""
-    return event_key(event) not in {event_key(e) for e in apply_retractions(history)}
 
 
 def _finding(

@@ -72,6 +72,9 @@ def test_a_read_becomes_a_red_five_only_while_none_is_on_the_table():
         -2:
     ] == ["5m", "5mr"]
     assert within_four(picks, looks, Counter({"5m": 1}), max_loss=3.0)[-1] == "5mr"
+    counted_out = Counter({"5mr": 1})
+    counted_out.subtract(["5mr"])  # (a key counted to 0 is no red five on the table)
+    assert within_four(picks, looks, counted_out, max_loss=3.0)[-1] == "5mr"
 
 
 def test_unknown_tiles_are_never_counted_or_chosen():

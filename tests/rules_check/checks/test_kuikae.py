@@ -156,6 +156,11 @@ def test_a_pons_kind_is_read_from_either_exposed_tile():
     assert forbidden(ev.Pon(actor=1, target=0, pai="?", consumed=["E", "?"])) == {"E"}
     assert forbidden(ev.Pon(actor=1, target=0, pai="C", consumed=["?", "?"])) == {"C"}
     assert forbidden(ev.Pon(actor=1, target=0, pai="?", consumed=["?", "?"])) == set()
+    # reads that disagree: the kind most name, the called tile's on a tie (whatever the order)
+    assert forbidden(ev.Pon(actor=1, target=0, pai="S", consumed=["E", "S"])) == {"S"}
+    assert forbidden(ev.Pon(actor=1, target=0, pai="S", consumed=["S", "E"])) == {"S"}
+    assert forbidden(ev.Pon(actor=1, target=0, pai="S", consumed=["?", "E"])) == {"S"}
+    assert forbidden(ev.Pon(actor=1, target=0, pai="S", consumed=["E", "E"])) == {"E"}
 
 
 def test_a_discard_taken_back_as_gone_is_no_play_between_the_call_and_the_swap():
@@ -166,6 +171,42 @@ def test_a_discard_taken_back_as_gone_is_no_play_between_the_call_and_the_swap()
     then = ev.Dahai(actor=1, pai="3s", tsumogiri=False, slot=SEEN_SLOT, frame=120)
     assert found(feed(stream + [ghost, gone, then])) == [("kuikae", 1, "dead_hand")]
     assert found(feed(stream + [ghost, then])) == []  # (a discard not taken back: a later turn's)
+
+
+def test_a_ghost_discard_seen_again_after_the_swap_withdraws_the_kuikae():
+    # the discard taken back as gone is seen again where it lay (its retraction taken back): a
+    # play between the call and the swap after all
+    stream = framed(seen_opening("6s") + [ev.Chi(actor=1, target=0, pai="6s", consumed=["4s", "5s"])])
+    ghost = ev.Dahai(actor=1, pai="P", tsumogiri=False, slot=SEEN_SLOT, frame=100)
+    gone = ev.Retract(target_type="dahai", target_frame=100, actor=1, frame=110)
+    then = ev.Dahai(actor=1, pai="3s", tsumogiri=False, slot=SEEN_SLOT, frame=120)
+    seen_again = ev.Retract(target_type="retract", target_frame=110, actor=1, frame=130)
+    assert found(feed(stream + [ghost, gone, then, seen_again])) == []
+
+
+def test_a_kuikae_rests_on_the_call_still_standing_not_one_taken_back():
+    # seat 1 pons S (40); a ghost discard of seat 2 and a pon of it by seat 1 are read and taken
+    # back; seat 1 discards S (70): a swap on the pon at 40, withdrawn when that pon is read again
+    pon = framed(seen_opening("S") + [ev.Pon(actor=1, target=0, pai="S", consumed=["S", "S"])])
+    ghosts = [
+        ev.Dahai(actor=2, pai="P", tsumogiri=False, slot=SEEN_SLOT, frame=50),
+        ev.Pon(actor=1, target=2, pai="P", consumed=["P", "P"], frame=55),
+        ev.Retract(target_type="pon", target_frame=55, actor=1, frame=60),
+        ev.Retract(target_type="dahai", target_frame=50, actor=2, frame=61),
+    ]
+    then = ev.Dahai(actor=1, pai="S", tsumogiri=False, slot=SEEN_SLOT, frame=70)
+    reread = ev.Retract(target_type="pon", target_frame=40, actor=1, pai="W", consumed=["W", "W"], frame=80)
+    assert found(feed(pon + ghosts + [then])) == [("kuikae", 1, "dead_hand")]
+    assert found(feed(pon + ghosts + [then, reread])) == []
+
+
+def test_a_call_read_again_judges_the_discard_after_it_past_a_ghost_taken_back():
+    stream = framed(seen_opening("1m") + [ev.Chi(actor=1, target=0, pai="1m", consumed=["?", "7m"])])
+    ghost = ev.Dahai(actor=1, pai="P", tsumogiri=False, slot=SEEN_SLOT, frame=100)
+    gone = ev.Retract(target_type="dahai", target_frame=100, actor=1, frame=110)
+    then = ev.Dahai(actor=1, pai="4m", tsumogiri=False, slot=SEEN_SLOT, frame=120)
+    fix = ev.Retract(target_type="chi", target_frame=40, actor=1, pai="1m", consumed=["2m", "3m"], frame=130)
+    assert found(feed(stream + [ghost, gone, then, fix])) == [("kuikae", 1, "dead_hand")]
 
 
 def _chi_read_again_after_the_discard(first: list[str], again: list[str], discard: str) -> list:
