@@ -83,7 +83,11 @@ class MeldReader:
                 if len(side_u)
                 else np.zeros(len(new), bool)
             )
-            kakans = np.nonzero(added & certain & (new.confidence >= self.cfg.kakan_min_confidence))[0]
+            # a kakan shows its tile's face: a box read face down counts only read as surely as
+            # a call's tiles (hanchan-jansou-3 14741: a hand passing over seat 2's pon, boxed as
+            # a back at 0.29-0.31 for three reads, was a phantom kakan of the pon's kind)
+            floor = np.where(new.face_up, self.cfg.kakan_min_confidence, self.cfg.meld_min_confidence)
+            kakans = np.nonzero(added & certain & (new.confidence >= floor))[0]
             # several added at once (two kakans between clean reads): in the order first glimpsed
             first = first_sighting(new.u[kakans], new.v[kakans], k.meld_glimpses[e], self.cfg.match_mm)
             for j in kakans[np.argsort(first, kind="stable")]:

@@ -446,6 +446,19 @@ def test_a_tile_on_a_pons_sideways_one_read_unsure_is_no_kakan_until_read_sure()
     assert [(e.frame, e.pai, e.consumed) for e in s.events if e.type == "kakan"] == [(12, "6p", ["6p"] * 3)]
 
 
+def test_a_tile_read_face_down_on_a_pons_sideways_one_is_a_kakan_only_read_sure():
+    # hanchan-jansou-3 14741: a hand passing over seat 2's pon, boxed as a back at 0.29-0.31 for
+    # three reads where a kakan's tile would lie, was taken for a kakan of the pon's kind
+    s = _call_from_left("6p")
+    pon = _laid(*[("6p", i == 0, 0.9) for i in range(3)])
+    _lay_meld(s, pon)
+    for code, frames in (("standing", (10, 11)), ("back", (12, 13))):
+        _lay_meld(s, pon + [_added(code, 0.3)], frames=frames)
+    assert [e for e in s.events if e.type == "kakan"] == []
+    _lay_meld(s, pon + [_added("back", 0.9)], frames=(14, 15))  # (a face the net could not read)
+    assert [(e.frame, e.pai) for e in s.events if e.type == "kakan"] == [(14, "6p")]
+
+
 def _chi_after_a_leftover(leftover_first: bool):
     """Edge 0 pons C from edge 3; a fourth tile lies left of it (a daiminkan the reads took for
     three), seen before (or only with) edge 1's next discard; then edge 0 chies edge 3's 3m."""
