@@ -98,7 +98,10 @@ class MeldReader:
                 order = order[1:]
             rest = new.select(order)
             codes = [self._code(int(c)) for c in rest.class_ids.tolist()]
-            for group in ready_melds(codes, rest.back.tolist(), certain[order].tolist()):
+            groups = ready_melds(codes, rest.back.tolist(), certain[order].tolist())
+            if len(rest) == 4 and certain[order].all() and _laid_as_a_kan(k, e, rest, codes):
+                groups = [[0, 1, 2, 3]]  # (a kan as laid, whatever its faces read)
+            for group in groups:
                 if len(group) == 2 and not self._last_discard_gone(k, e):
                     continue  # two tiles: a call only as the last discard leaves its river
                 called |= self._meld(k, e, rest.select(np.array(group)), out)
@@ -246,7 +249,13 @@ class MeldReader:
         if not k.started:
             return False
         k.last_kakan = None
-        if len(new) == 4 and new.face_up.all() and not _one_kind([self._code(int(c)) for c in new.class_ids]):
+        read = [self._code(int(c)) for c in new.class_ids]
+        if (
+            len(new) == 4
+            and new.face_up.all()
+            and not _one_kind(read)
+            and not _laid_as_a_kan(k, e, new, read)
+        ):
             # four face-up tiles of more than one kind are no kan: a call plus a stray detection
             new = new.select(np.argsort(-new.confidence)[:3])
         order = np.argsort(new.u)  # left to right as the owner sees them
@@ -631,6 +640,27 @@ def _fill_triplet(codes: list[str], pai: str) -> list[str]:
     if len(read) < 2 and not tiles.is_honor(kind):
         return codes
     return [kind if c == tiles.UNKNOWN else c for c in codes]
+
+
+KAN_PITCH_MM = 5.0  # how far a laid kan's tiles may lie from a tile's width apart
+
+
+def _laid_as_a_kan(k: Kyoku, e: int, new: TableView, codes: list[str]) -> bool:
+    """Do four new meld tiles of edge ``e`` lie as a daiminkan on the last discard: one row, a
+    tile's width apart, the one sideways tile where a kan from the discarder lays it, read as
+    two kinds at most? Then they are a kan whatever their faces read (hanchan-jansou-3 9723: a
+    daiminkan of S read C C S C, cut to a pon with its sideways tile at the left, a false
+    meld_orientation); a stray box beside a pon does not lie so."""
+    faces = {tiles.deaka(c) for c in codes} - {tiles.UNKNOWN}
+    if k.last_discard is None or len(faces) > 2:
+        return False  # (four kinds read: a call and a tile beside it, e.g. a kan's left over)
+    order = np.argsort(new.u)
+    side = np.nonzero(new.sideways[order])[0].tolist()
+    if _named_seat(e, 4, side) != k.last_discard[0]:
+        return False
+    wide = np.where(new.sideways[order], TILE_H, TILE_W)
+    gaps = np.diff(new.u[order])
+    return bool((np.abs(gaps - (wide[1:] + wide[:-1]) / 2) < KAN_PITCH_MM).all())
 
 
 def _one_kind(codes: list[str]) -> bool:

@@ -11,7 +11,7 @@ import pytest
 
 from datasets.scene import table_layout as tl
 from tracker.events import apply_retractions
-from tracker.readings import drawn_apart
+from tracker.readings import TILE_W, drawn_apart
 from tracker.table.layout import MLEAGUE
 from tracker.table.state import TableState
 from tracker.tiles import class_id
@@ -457,6 +457,26 @@ def test_a_tile_read_face_down_on_a_pons_sideways_one_is_a_kakan_only_read_sure(
     assert [e for e in s.events if e.type == "kakan"] == []
     _lay_meld(s, pon + [_added("back", 0.9)], frames=(14, 15))  # (a face the net could not read)
     assert [(e.frame, e.pai) for e in s.events if e.type == "kakan"] == [(14, "6p")]
+
+
+def test_four_tiles_laid_as_a_kan_on_the_last_discard_are_a_kan_whatever_their_faces_read():
+    # hanchan-jansou-3 9723: a daiminkan of S read C C S C was cut to its three surest tiles, a
+    # pon with its sideways tile at the wrong place (a false meld_orientation)
+    fourth = (_PLACES[2][0] + TILE_W, _PLACES[2][1])
+    kan = _laid(("S", True, 0.4), ("C", False, 0.8), ("S", False, 0.5)) + [(*fourth, "C", False, 0.5)]
+    s = _call_from_left("S")
+    _lay_meld(s, kan)
+    call = _last_call_of(s)
+    assert (call.type, call.pai, len(call.consumed)) == ("daiminkan", "S", 3)
+    # a fourth box off a tile's width from the row is a stray beside a pon: the three surest
+    stray = (_PLACES[2][0] + TILE_W + 12, _PLACES[2][1])
+    s = _call_from_left("S")
+    _lay_meld(s, kan[:3] + [(*stray, "C", False, 0.5)])
+    assert _last_call_of(s).type == "pon"
+
+
+def _last_call_of(s: _Script):
+    return next(e for e in reversed(s.events) if e.type in ("chi", "pon", "daiminkan"))
 
 
 def _chi_after_a_leftover(leftover_first: bool):
