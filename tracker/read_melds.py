@@ -576,7 +576,11 @@ def _called_again(codes: list[str], pick: int, votes: Counter) -> str:
     """The called tile of a call whose other tiles were read again (``codes``, the called one at
     ``pick`` as the river read it): as it was, unless with it the three make no set and they do
     with the meld's own reading of it, or, unread, with the kind of the other two when they are
-    a pair (a run has no pairs: a pon)."""
+    a pair (a run has no pairs: a pon). A kan's is the kind its other tiles read, all alike."""
+    if len(codes) == 4:
+        rest = [tiles.deaka(c) for i, c in enumerate(codes) if i != pick and c != tiles.UNKNOWN]
+        alike = len(rest) >= 2 and len(set(rest)) == 1 and tiles.deaka(codes[pick]) != rest[0]
+        return rest[0] if alike else codes[pick]
     if len(codes) != 3 or tiles.UNKNOWN in codes or _makes_set(codes, pick, codes[pick]):
         return codes[pick]
     own = pick_code(votes)

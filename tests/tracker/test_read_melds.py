@@ -41,6 +41,10 @@ def test_the_called_tile_is_read_again_only_when_the_river_reading_makes_no_set(
 
     assert _called_again(_codes("1m|3m|3m"), 0, Counter()) == "3m"  # a pair: a pon of 3m
     assert _called_again(_codes("1m|3m|3m"), 0, Counter({"1m": 2.0})) == "1m"  # laid wrong (错碰)
+    # a kan is four of a kind: its called tile is the kind the others read (hanchan-jansou-3 9724)
+    assert _called_again(_codes("S|1s|S|S"), 1, Counter({"1s": 2.0})) == "S"
+    assert _called_again(_codes("5m|5mr|5m|?"), 1, Counter()) == "5mr"  # (a red five stays red)
+    assert _called_again(_codes("S|1s|C|S"), 1, Counter()) == "1s"  # (the others disagree)
     assert _called_again(_codes("1m|3m|4m"), 0, Counter({"2m": 2.0})) == "2m"  # the meld's own read
     assert _called_again(_codes("1m|3m|4m"), 0, Counter()) == "1m"  # 2m or 5m: not guessed
     assert _called_again(_codes("2m|3m|4m"), 0, Counter({"5m": 9.0})) == "2m"  # a set: the river's
