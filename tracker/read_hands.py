@@ -246,7 +246,10 @@ class HandReader:
         been seen as the record has it during this turn (after the discard before): a detector's
         stray tile beside a hand is there before as well. With ``first_seen`` (the read the
         discard was first seen on), the tile must have been held from before that read: first
-        seen on the same read, the camera cannot tell which came first."""
+        seen on the same read, the camera cannot tell which came first; and the discarder's river
+        must have been seen with nothing new in it since that tile was held (t6-suukantsu_0 1850:
+        the river hidden by the discarding arm until the read that saw the discard, the next
+        seat's draw seen before it; which came first cannot be told)."""
         n = (e + 1) % 4
         if self.seat0_edge is None or k.drew[n] or k.after_call == n:
             return None
@@ -260,7 +263,9 @@ class HandReader:
         # (a drawn tile is usually set apart, but an early one may be held against the row)
         if not all(sh is not None and sh[0] == expected + 1 for sh in shapes):
             return None
-        return n if first_seen is None or k.shape_since[n] < first_seen else None
+        if first_seen is not None and not k.shape_since[n] <= k.river_clear_at[e] < first_seen:
+            return None
+        return n
 
     def _count_hand(self, k: Kyoku, e: int, row: RowEvidence, out: list) -> None:
         """Standing-tile counts for ``hand_count``, at stable moments only: the hand's own edge

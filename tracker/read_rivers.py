@@ -78,6 +78,8 @@ class RiverReader:
             k.cand_river[e] = waiting
             if waiting:
                 self.gate.confirm(self.cfg.confirm_frames)
+            elif not confirmed:
+                k.river_clear_at[e] = self._frame  # (no discard landed here yet: an early draw's proof)
             if not confirmed:
                 continue
             # tiles taken back as gone and seen again first (rows from the player, left to right)
@@ -321,6 +323,11 @@ class RiverReader:
                 first_seen=first_seen,
             )
         )
+        if sideways and e in k.riichi and _lies_upright(river, river[-1]):
+            # a seat in riichi lays its tiles upright: one read sideways that lies level in its
+            # row an upright tile's width on is the detector's (hanchan-jansou-mleague-hanchan
+            # 10134, a far camera: a false river_layout)
+            sideways = river[-1].sideways = False
         if not k.started:
             if self.seat0_edge is None:
                 self.seat0_edge = e  # the first discard names the first dealer

@@ -904,6 +904,37 @@ def test_early_draw_wall_take_comes_before_the_discard_it_beat():
     assert not s5.alerts
     turn = [(e.type, e.actor) for e in s5.events if e.type in ("tsumo", "wall_take", "dahai")][-3:]
     assert turn[0] == ("dahai", 1) and ("tsumo", 2) in turn
+    # the tile held before the discard was seen, but seat 1's river hidden meanwhile (its arm over
+    # it): the discard may have landed first (t6-suukantsu_0 1850)
+    s6 = _started()
+    s6.read(_rows([first], {}), 10)
+    hidden = np.array([True, False, True, True])
+    s6.events += s6.tracker._emit(
+        s6.tracker._observe(_view(_rows([first], early)), 15, 0.5, hidden), 15, 0.5
+    ).events
+    s6.read(_rows([first, second], early), 20)
+    s6.read(_rows([first, second], early), 21)
+    assert not [e for e in s6.events if e.type == "wall_take"] and not s6.alerts
+
+
+def test_a_tile_of_a_seat_in_riichi_read_sideways_that_lies_level_an_upright_width_on_is_upright():
+    # hanchan-jansou-mleague-hanchan 10134 (a far camera): after seat 2's riichi, a discard read
+    # sideways on its first reads, lying as an upright tile does: a false river_layout
+
+    def next_discard(at: tuple) -> bool:
+        s = _started()
+        river = [(0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "1m", False)]
+        river += [(1, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "9s", False)]
+        for f in (10, 11):
+            s.read(_rows(river, {}), f)
+        s.tracker.kyoku.riichi.add(1)  # (its riichi read from the stick)
+        river += [(1, RIVER, *at, "2s", True)]
+        for f in (20, 21):
+            s.read(_rows(river, {}), f)
+        return [e for e in s.events if e.type == "dahai" and e.actor == 1][-1].slot.sideways
+
+    assert next_discard((tl.RIVER_LEFT + 13 + TILE_W, tl.RIVER_ROW0_V)) is False
+    assert next_discard((tl.RIVER_LEFT + 13 + (TILE_W + 35) / 2 + 1, tl.RIVER_ROW0_V - 4)) is True
 
 
 def test_a_drawn_tile_seen_on_still_reads_is_a_draw_only_in_its_seats_turn():
