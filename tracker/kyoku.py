@@ -179,8 +179,6 @@ class Kyoku:
     # frame of the first read, of those in a row that saw a standing tile count, showing it now
     shape_since: list[int] = field(default_factory=lambda: [0] * 4)
     plain_seen: list[int] = field(default_factory=lambda: [-1] * 4)  # frame: hand as the record has it
-    # frame of the last read that saw the river whole and nothing new in it (its edge trusted)
-    river_clear_at: list[int] = field(default_factory=lambda: [-1] * 4)
 
 
 def disarm(k: Kyoku, e: int) -> None:

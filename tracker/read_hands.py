@@ -246,14 +246,20 @@ class HandReader:
         been seen as the record has it during this turn (after the discard before): a detector's
         stray tile beside a hand is there before as well. With ``first_seen`` (the read the
         discard was first seen on), the tile must have been held from before that read: first
-        seen on the same read, the camera cannot tell which came first; and the discarder's river
-        must have been seen with nothing new in it since that tile was held (t6-suukantsu_0 1850:
-        the river hidden by the discarding arm until the read that saw the discard, the next
-        seat's draw seen before it; which came first cannot be told)."""
+        seen on the same read, the camera cannot tell which came first. The turn began with the
+        discard before, or, for a discard after a call, with the discard the call took
+        (t6-suukantsu_0 1850: a hand seen holding one over since before the call, taken for a
+        take this turn)."""
         n = (e + 1) % 4
         if self.seat0_edge is None or k.drew[n] or k.after_call == n:
             return None
-        before = k.rivers[k.last_discard[0]][k.last_discard[1]].frame if k.last_discard else -1
+        if k.last_discard is not None:
+            before = k.rivers[k.last_discard[0]][k.last_discard[1]].frame
+        else:  # (a call took it: the latest discard read before this one)
+            before = max(
+                (s.frame for x, river in enumerate(k.rivers) for s in river[: -1 if x == e else None]),
+                default=-1,
+            )
         if k.plain_seen[n] <= before:
             return None
         expected = self.state.seats[self._seat(n)].hand_count + k.pending_count[n]
@@ -263,9 +269,7 @@ class HandReader:
         # (a drawn tile is usually set apart, but an early one may be held against the row)
         if not all(sh is not None and sh[0] == expected + 1 for sh in shapes):
             return None
-        if first_seen is not None and not k.shape_since[n] <= k.river_clear_at[e] < first_seen:
-            return None
-        return n
+        return n if first_seen is None or k.shape_since[n] < first_seen else None
 
     def _count_hand(self, k: Kyoku, e: int, row: RowEvidence, out: list) -> None:
         """Standing-tile counts for ``hand_count``, at stable moments only: the hand's own edge

@@ -45,6 +45,7 @@ class RiverReader:
                     elif turns[j] is False:
                         slot.upright_reads += 1
                 seen = {present[int(i)] for i in d.argmin(axis=1)[near]}
+                fresh &= ~self._overlapping(river, obs, d)
             else:
                 seen = set()
             self._review(k, e, [i for i in present if i not in seen], [i for i in present if i in seen], out)
@@ -78,8 +79,6 @@ class RiverReader:
             k.cand_river[e] = waiting
             if waiting:
                 self.gate.confirm(self.cfg.confirm_frames)
-            elif not confirmed:
-                k.river_clear_at[e] = self._frame  # (no discard landed here yet: an early draw's proof)
             if not confirmed:
                 continue
             # tiles taken back as gone and seen again first (rows from the player, left to right)
@@ -155,6 +154,20 @@ class RiverReader:
                     )
                 )
                 slot.said = say
+
+    def _overlapping(self, river: list[Slot], obs: TableView, d: np.ndarray) -> np.ndarray:
+        """Which boxes lie on a tile of the river (``d``: their distances to its present tiles),
+        closer than ``OVERLAP`` of a tile's width, away from where the river goes on: that
+        tile boxed off-centre, not a new discard (t6-ranked_game 1985: a tile's box 15 mm off,
+        taken for a discard a call then took from the wrong seat). Where the river goes on a
+        new discard may be boxed toward its neighbour: never one of these."""
+        place = next_place(river)
+        at_place = (
+            np.hypot(obs.u - place[0], obs.v - place[1]) < self.cfg.match_mm
+            if place is not None
+            else np.zeros(len(obs), bool)
+        )
+        return (d.min(axis=1) < OVERLAP * TILE_W) & ~at_place
 
     def _ghostly(self, k: Kyoku, e: int, obs: TableView, fresh: np.ndarray) -> np.ndarray:
         """Which of a river's new tiles (``fresh``) are ghosts' boxes seen again; keeps the ghosts
@@ -461,6 +474,8 @@ class RiverReader:
         return None
 
 
+OVERLAP = 0.75  # of a tile's width: a box whose centre is this close to a tile's lies on it
+
 # a river tile's centre within this of its row's: level with upright neighbours (a sideways tile,
 # aligned on the row's player-side line, lies 2.3-7.2 mm deeper on the second evaluation set)
 _LEVEL_IN_ROW_MM = 1.5
@@ -484,9 +499,11 @@ def _lies_upright(river: list[Slot], slot: Slot) -> bool:
     left = [s for s in same if s.u < slot.u]
     if not left:
         return False
-    gap = slot.u - max(s.u for s in left)
+    before = max(left, key=lambda s: s.u)
+    gap = slot.u - before.u
     level = abs(slot.v - float(np.median([s.v for s in same]))) <= _LEVEL_IN_ROW_MM
-    return level and gap < WIDE_GAP_MM
+    # (beside a sideways tile every gap is half the difference of its width wider)
+    return level and gap < WIDE_GAP_MM + ((TILE_H - TILE_W) / 2 if before.sideways else 0.0)
 
 
 def river_row(river: list[Slot], v: float) -> int:

@@ -57,13 +57,13 @@ def rests_on(before: list, event, case: str | None = None) -> list:
         judged = _discard_after(before, event)
         return [e for e in judged[0][1:] + judged[1] if event_key(e) != event.names] if judged else []
     after = _after_call(before, event.actor)
-    return [] if after is None else after[0][:1] + after[1]
+    return [] if after is None else after[0][:1] + [r for _, r in after[1]]
 
 
 def _after_call(history: list, actor: int, at: int | None = None) -> tuple[list, list] | None:
     """(the plays still standing from ``actor``'s chi or pon at index ``at`` of ``history`` on, the
-    call first; the retractions that took back the plays between), for its last call still
-    standing by default; None without one."""
+    call first; (play, its retraction) for those taken back), for its last call still standing
+    by default; None without one."""
     calls = (
         [at]
         if at is not None
@@ -79,7 +79,7 @@ def _after_call(history: list, actor: int, at: int | None = None) -> tuple[list,
         if 0 in gone:
             continue  # (the call taken back: a ghost's, or read at a wrong moment)
         standing = [e for j, e in enumerate(tail) if e.type in PLAYS and j not in gone]
-        undone = [tail[gone[j]] for j, e in enumerate(tail) if j in gone and e.type in PLAYS]
+        undone = [(e, tail[gone[j]]) for j, e in enumerate(tail) if j in gone and e.type in PLAYS]
         return standing, undone
     return None
 
@@ -101,8 +101,9 @@ def _discard_after(history: list, fix) -> tuple[list, list] | None:
     discard = standing[1]
     if discard.type != "dahai" or discard.actor != history[at].actor:
         return None
-    undone = [r for r in undone if r.frame is None or discard.frame is None or r.frame < discard.frame]
-    return [history[at], discard], undone
+    # (plays made before the discard, whenever taken back)
+    between = [r for e, r in undone if e.frame is None or discard.frame is None or e.frame < discard.frame]
+    return [history[at], discard], between
 
 
 def still_found(evidence: list) -> bool:

@@ -190,9 +190,25 @@ def test_one_read_gives_a_river_one_discard_the_one_where_the_river_goes_on():
         s.read(_table([first, ghost, new]), frame)
     discards = [(e.pai, e.slot.col) for e in s.events if e.type == "dahai"]
     assert discards == [("9m", 0), ("C", 1)]
-    assert len(s.tracker.kyoku.river_ghosts[3]) == 1
-    s.read(_table([first, new]), 8)  # gone: the ghost with it
+    # (a box this close to a tile lies on it: that tile boxed off-centre, not kept as a ghost)
     assert len(s.tracker.kyoku.river_ghosts[3]) == 0
+
+
+def test_a_tiles_box_off_its_centre_away_from_where_the_river_goes_on_is_no_discard():
+    # t6-ranked_game 1985: seat 3's sixth tile, laid loosely (35 mm on), boxed 15 mm off its
+    # centre toward the fifth and taken for a discard (that a call then took from the wrong seat)
+    s = _Script()
+    x, v = tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V
+    row = [(3, RIVER, x, v, "C", False), (3, RIVER, x + TILE_W, v, "N", False)]
+    row += [(3, RIVER, x + TILE_W + 35, v, "W", False)]
+    s.read(_table(), 1)
+    for i in range(3):
+        for frame in (2 + 2 * i, 3 + 2 * i):
+            s.read(_table(row[: i + 1]), frame)
+    off = (3, RIVER, row[2][2] - 15, v, "W", False)
+    for frame in (10, 11, 12):
+        s.read(_table(row[:2] + [off]), frame)
+    assert [e.pai for e in s.events if e.type == "dahai"] == ["C", "N", "W"]
 
 
 def test_a_ghost_never_hides_a_discard_where_the_river_goes_on():
@@ -904,17 +920,25 @@ def test_early_draw_wall_take_comes_before_the_discard_it_beat():
     assert not s5.alerts
     turn = [(e.type, e.actor) for e in s5.events if e.type in ("tsumo", "wall_take", "dahai")][-3:]
     assert turn[0] == ("dahai", 1) and ("tsumo", 2) in turn
-    # the tile held before the discard was seen, but seat 1's river hidden meanwhile (its arm over
-    # it): the discard may have landed first (t6-suukantsu_0 1850)
-    s6 = _started()
-    s6.read(_rows([first], {}), 10)
-    hidden = np.array([True, False, True, True])
-    s6.events += s6.tracker._emit(
-        s6.tracker._observe(_view(_rows([first], early)), 15, 0.5, hidden), 15, 0.5
-    ).events
-    s6.read(_rows([first, second], early), 20)
-    s6.read(_rows([first, second], early), 21)
-    assert not [e for e in s6.events if e.type == "wall_take"] and not s6.alerts
+
+
+def test_a_hand_holding_one_over_since_before_a_call_is_no_early_draw_at_the_callers_discard():
+    # t6-suukantsu_0 1850: seat 2's hand seen one over since before seat 1's chi; at seat 1's
+    # discard after the chi that was taken for a take this turn (the turn began with the discard
+    # the chi took, not at no discard at all)
+    s = _started()
+    s.tracker.kyoku.plain_seen[2] = 2  # (seat 2's hand last seen as the record has it before the 1m)
+    held = {2: _hand(2, 13, drawn=True)}
+    chi = [(1, MELD, 306.0, 394.0, "1m", True), (1, MELD, 339.0, 381.0, "2m", False)]
+    chi += [(1, MELD, 367.0, 387.0, "3m", False)]
+    for f in (10, 11):
+        s.read(_rows(chi, held), f)
+    assert [e.type for e in s.events if e.type == "chi"] == ["chi"]
+    discard = (1, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "9s", False)
+    for f in (20, 21):
+        s.read(_rows(chi + [discard], held), f)
+    assert [(e.type, e.actor) for e in s.events if e.type == "dahai"][-1] == ("dahai", 1)
+    assert not [e for e in s.events if e.type == "wall_take"] and not s.alerts
 
 
 def test_a_tile_of_a_seat_in_riichi_read_sideways_that_lies_level_an_upright_width_on_is_upright():
@@ -935,6 +959,22 @@ def test_a_tile_of_a_seat_in_riichi_read_sideways_that_lies_level_an_upright_wid
 
     assert next_discard((tl.RIVER_LEFT + 13 + TILE_W, tl.RIVER_ROW0_V)) is False
     assert next_discard((tl.RIVER_LEFT + 13 + (TILE_W + 35) / 2 + 1, tl.RIVER_ROW0_V - 4)) is True
+
+
+def test_the_tile_after_a_sideways_declaration_read_sideways_lying_level_is_upright():
+    # (review helper-30) beside the sideways declaration tile an upright tile lies 30.5 mm on
+    s = _started()
+    x0, v0 = tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V
+    river = [(0, RIVER, x0, v0, "1m", False)]
+    declared = x0 + 2 * TILE_W + (TILE_W + 35) / 2
+    tiles_laid = [(x0 + TILE_W * i, v0, code, False) for i, code in enumerate(("9s", "8s", "7s"))]
+    tiles_laid += [(declared, v0 - 4, "3s", True), (declared + (TILE_W + 35) / 2, v0, "2s", True)]
+    for i, tile in enumerate(tiles_laid):
+        river += [(1, RIVER, *tile)]
+        for f in (10 + 2 * i, 11 + 2 * i):
+            s.read(_rows(river, {}), f)
+    assert 1 in s.tracker.kyoku.riichi
+    assert [e for e in s.events if e.type == "dahai"][-1].slot.sideways is False
 
 
 def test_a_drawn_tile_seen_on_still_reads_is_a_draw_only_in_its_seats_turn():

@@ -209,6 +209,20 @@ def test_a_call_read_again_judges_the_discard_after_it_past_a_ghost_taken_back()
     assert found(feed(stream + [ghost, gone, then, fix])) == [("kuikae", 1, "dead_hand")]
 
 
+def test_a_ghost_taken_back_after_the_discard_and_seen_again_withdraws_the_read_again_kuikae():
+    # (review helper-30) the ghost (100) lay before the discard (120) but was taken back after it
+    # (125); the chi read again (130) makes the 4m a swap; the ghost seen again (140) was a play
+    # between the call and the 4m
+    stream = framed(seen_opening("1m") + [ev.Chi(actor=1, target=0, pai="1m", consumed=["?", "7m"])])
+    ghost = ev.Dahai(actor=1, pai="P", tsumogiri=False, slot=SEEN_SLOT, frame=100)
+    then = ev.Dahai(actor=1, pai="4m", tsumogiri=False, slot=SEEN_SLOT, frame=120)
+    gone = ev.Retract(target_type="dahai", target_frame=100, actor=1, frame=125)
+    fix = ev.Retract(target_type="chi", target_frame=40, actor=1, pai="1m", consumed=["2m", "3m"], frame=130)
+    seen_again = ev.Retract(target_type="retract", target_frame=125, actor=1, frame=140)
+    assert found(feed(stream + [ghost, then, gone, fix])) == [("kuikae", 1, "dead_hand")]
+    assert found(feed(stream + [ghost, then, gone, fix, seen_again])) == []
+
+
 def _chi_read_again_after_the_discard(first: list[str], again: list[str], discard: str) -> list:
     """Seat 1 chis 1m with ``first`` (read so), discards ``discard``, then the chi is read again
     as ``again`` (kuikae-jansou-1-k0: "1m ? 7m" read again as 1m 2m 3m after the 4m discard)."""
