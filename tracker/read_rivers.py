@@ -336,10 +336,16 @@ class RiverReader:
                 first_seen=first_seen,
             )
         )
-        if sideways and e in k.riichi and _lies_upright(river, river[-1]):
-            # a seat in riichi lays its tiles upright: one read sideways that lies level in its
-            # row an upright tile's width on is the detector's (hanchan-jansou-mleague-hanchan
-            # 10134, a far camera: a false river_layout)
+        if (
+            sideways
+            and e in k.riichi
+            and not _owed_sideways(river[:-1])
+            and _lies_upright(river, river[-1], level=False)
+        ):
+            # a seat in riichi lays its tiles upright (unless a call took its declaration tile):
+            # one read sideways that lies an upright tile's width on is the detector's
+            # (hanchan-jansou-mleague-hanchan 10134, a far camera: a false river_layout; its row's
+            # centres read 6 mm apart in depth, so how level it lies says nothing there)
             sideways = river[-1].sideways = False
         if not k.started:
             if self.seat0_edge is None:
@@ -489,11 +495,18 @@ def _placed_upright(river: list[Slot]) -> bool:
     return slot is not None and slot.present and slot.sideways_reads == 0 and _lies_upright(river, slot)
 
 
-def _lies_upright(river: list[Slot], slot: Slot) -> bool:
+def _owed_sideways(river: list[Slot]) -> bool:
+    """Is the river's next discard to lie sideways, its riichi declaration tile taken by a call
+    with no discard since?"""
+    declared = [i for i, s in enumerate(river) if s.declared]
+    return bool(declared) and not river[declared[-1]].present and declared[-1] == len(river) - 1
+
+
+def _lies_upright(river: list[Slot], slot: Slot, level: bool = True) -> bool:
     """Does ``slot``'s place say it lies upright, where the detector's reads of its turn said
-    nothing: level with the other tiles of its row and an upright tile's width right of the one
-    before it (a sideways one lies deeper and farther). On the second evaluation set 0 of the 8
-    tiles read sideways lay so, 420 of the 955 read upright did."""
+    nothing: level with the other tiles of its row (unless ``level`` is False) and an upright
+    tile's width right of the one before it (a sideways one lies deeper and farther). On the
+    second evaluation set 0 of the 8 tiles read sideways lay so, 420 of the 955 read upright did."""
     row = river_row(river, slot.v)
     same = [s for s in river if s is not slot and s.present and river_row(river, s.v) == row]
     left = [s for s in same if s.u < slot.u]
@@ -501,9 +514,9 @@ def _lies_upright(river: list[Slot], slot: Slot) -> bool:
         return False
     before = max(left, key=lambda s: s.u)
     gap = slot.u - before.u
-    level = abs(slot.v - float(np.median([s.v for s in same]))) <= _LEVEL_IN_ROW_MM
+    flat = abs(slot.v - float(np.median([s.v for s in same]))) <= _LEVEL_IN_ROW_MM
     # (beside a sideways tile every gap is half the difference of its width wider)
-    return level and gap < WIDE_GAP_MM + ((TILE_H - TILE_W) / 2 if before.sideways else 0.0)
+    return (flat or not level) and gap < WIDE_GAP_MM + ((TILE_H - TILE_W) / 2 if before.sideways else 0.0)
 
 
 def river_row(river: list[Slot], v: float) -> int:

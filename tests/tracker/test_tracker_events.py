@@ -958,7 +958,25 @@ def test_a_tile_of_a_seat_in_riichi_read_sideways_that_lies_level_an_upright_wid
         return [e for e in s.events if e.type == "dahai" and e.actor == 1][-1].slot.sideways
 
     assert next_discard((tl.RIVER_LEFT + 13 + TILE_W, tl.RIVER_ROW0_V)) is False
+    # (that far camera read the row's centres 6 mm apart in depth: the gap alone tells)
+    assert next_discard((tl.RIVER_LEFT + 13 + TILE_W, tl.RIVER_ROW0_V - 6)) is False
     assert next_discard((tl.RIVER_LEFT + 13 + (TILE_W + 35) / 2 + 1, tl.RIVER_ROW0_V - 4)) is True
+
+
+def test_a_seat_in_riichi_owes_a_sideways_tile_only_after_a_call_took_its_declaration_tile():
+    from collections import Counter
+
+    from tracker.kyoku import Slot
+    from tracker.read_rivers import _owed_sideways
+
+    def river(declared_present: bool, after: int) -> list:
+        slots = [Slot(0.0, 0.0, Counter(), False, 1, "1m")]
+        slots += [Slot(26.0, 0.0, Counter(), True, 2, "2m", present=declared_present, declared=True)]
+        return slots + [Slot(60.0, 0.0, Counter(), False, 3 + i, "3m") for i in range(after)]
+
+    assert _owed_sideways(river(declared_present=False, after=0))  # called: the next lies sideways
+    assert not _owed_sideways(river(declared_present=True, after=0))
+    assert not _owed_sideways(river(declared_present=False, after=1))  # (laid sideways already)
 
 
 def test_the_tile_after_a_sideways_declaration_read_sideways_lying_level_is_upright():
