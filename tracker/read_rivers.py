@@ -44,13 +44,18 @@ class RiverReader:
                         slot.sideways_reads += 1
                     elif turns[j] is False:
                         slot.upright_reads += 1
-                seen = {present[int(i)] for i in d.argmin(axis=1)[near]}
-                fresh &= ~self._overlapping(river, obs, d)
+                # a box lying on a tile, off its centre, is a sighting of it (no vote: a look
+                # that far off may be half the tile beside it)
+                on = self._overlapping(river, obs, d) & fresh
+                seen = {present[int(i)] for i in d.argmin(axis=1)[near | on]}
             else:
+                on = np.zeros(len(obs), bool)
                 seen = set()
             self._review(k, e, [i for i in present if i not in seen], [i for i in present if i in seen], out)
             if len(k.river_ghosts[e]):
+                # (judged on every box not on a known tile: a ghost boxed onto its tile is still seen)
                 fresh &= ~self._ghostly(k, e, obs, fresh)
+            fresh &= ~on
             new = obs.select(fresh)
             new_turns = [t for t, f in zip(turns, fresh.tolist()) if f]
             confirmed, waiting = [], []
@@ -160,14 +165,17 @@ class RiverReader:
         closer than ``OVERLAP`` of a tile's width, away from where the river goes on: that
         tile boxed off-centre, not a new discard (t6-ranked_game 1985: a tile's box 15 mm off,
         taken for a discard a call then took from the wrong seat). Where the river goes on a
-        new discard may be boxed toward its neighbour: never one of these."""
+        new discard may be boxed toward its neighbour, and a tile taken back as gone may be seen
+        again off its centre: never one of these."""
         place = next_place(river)
         at_place = (
             np.hypot(obs.u - place[0], obs.v - place[1]) < self.cfg.match_mm
             if place is not None
             else np.zeros(len(obs), bool)
         )
-        return (d.min(axis=1) < OVERLAP * TILE_W) & ~at_place
+        lost = np.array([(s.u, s.v) for s in river if not s.present and s.lost_at is not None]).reshape(-1, 2)
+        at_lost = seen_before(obs.u, obs.v, lost, self.cfg.match_mm)
+        return (d.min(axis=1) < OVERLAP * TILE_W) & ~at_place & ~at_lost
 
     def _ghostly(self, k: Kyoku, e: int, obs: TableView, fresh: np.ndarray) -> np.ndarray:
         """Which of a river's new tiles (``fresh``) are ghosts' boxes seen again; keeps the ghosts
@@ -496,10 +504,10 @@ def _placed_upright(river: list[Slot]) -> bool:
 
 
 def _owed_sideways(river: list[Slot]) -> bool:
-    """Is the river's next discard to lie sideways, its riichi declaration tile taken by a call
-    with no discard since?"""
-    declared = [i for i, s in enumerate(river) if s.declared]
-    return bool(declared) and not river[declared[-1]].present and declared[-1] == len(river) - 1
+    """May the river's next discard lie sideways, its last tile taken by a call? (That tile may
+    have been the riichi declaration tile, read sideways or not: a riichi read from the stick
+    names no tile.)"""
+    return bool(river) and not river[-1].present and river[-1].lost_at is None
 
 
 def _lies_upright(river: list[Slot], slot: Slot, level: bool = True) -> bool:
