@@ -167,12 +167,7 @@ class RiverReader:
         taken for a discard a call then took from the wrong seat). Where the river goes on a
         new discard may be boxed toward its neighbour, and a tile taken back as gone may be seen
         again off its centre: never one of these."""
-        place = next_place(river)
-        at_place = (
-            np.hypot(obs.u - place[0], obs.v - place[1]) < self.cfg.match_mm
-            if place is not None
-            else np.zeros(len(obs), bool)
-        )
+        at_place = _where_river_goes_on(river, obs, self.cfg.match_mm)
         lost = np.array([(s.u, s.v) for s in river if not s.present and s.lost_at is not None]).reshape(-1, 2)
         at_lost = seen_before(obs.u, obs.v, lost, self.cfg.match_mm)
         return (d.min(axis=1) < OVERLAP * TILE_W) & ~at_place & ~at_lost
@@ -184,12 +179,7 @@ class RiverReader:
         land beside one."""
         ghosts = k.river_ghosts[e]
         ghosts = ghosts[self._frame - ghosts[:, 2] <= self.cfg.ghost_frames]
-        place = next_place(k.rivers[e])
-        at_place = (
-            np.hypot(obs.u - place[0], obs.v - place[1]) < self.cfg.match_mm / 2
-            if place is not None
-            else np.zeros(len(obs), bool)
-        )
+        at_place = _where_river_goes_on(k.rivers[e], obs, self.cfg.match_mm / 2)
         boxes = fresh & ~at_place
         near = seen_before(obs.u, obs.v, ghosts[:, :2], self.cfg.match_mm) & boxes
         kept = seen_before(ghosts[:, 0], ghosts[:, 1], obs.select(boxes).uv, self.cfg.match_mm)
@@ -501,6 +491,14 @@ def _placed_upright(river: list[Slot]) -> bool:
     boxes shaped like neither)."""
     slot = river[-1] if river else None
     return slot is not None and slot.present and slot.sideways_reads == 0 and _lies_upright(river, slot)
+
+
+def _where_river_goes_on(river: list[Slot], obs: TableView, within: float) -> np.ndarray:
+    """Which boxes lie within ``within`` mm of where the river's next discard lands."""
+    place = next_place(river)
+    if place is None:
+        return np.zeros(len(obs), bool)
+    return np.hypot(obs.u - place[0], obs.v - place[1]) < within
 
 
 def _owed_sideways(river: list[Slot]) -> bool:
