@@ -166,10 +166,17 @@ class HandReader:
             plain, gap = hold - pitch - self.cfg.drawn_gap_mm, self.cfg.drawn_gap_mm
         apart = (trace > plain + gap / 2) & (trace < hold - pitch / 2)  # (NaN: neither)
         gone = np.abs(trace - plain) < gap / 2
-        if np.any(apart[1:] & apart[:-1] & (np.abs(np.diff(trace)) <= self.cfg.row_end_mm)):
-            return False, True
         moved = np.nonzero(~(np.abs(trace - hold) <= self.cfg.row_end_mm))[0]
         told = np.nonzero(apart | gone)[0]
+        steady = np.abs(np.diff(trace)) <= self.cfg.row_end_mm
+        # the drawn tile gone on the first two frames that tell, as the lift begins: tsumogiri,
+        # whatever an arm shows after (the demo clip 2631: the arm drawn back over the row's
+        # end read as a tile apart on two frames)
+        if len(told) and told[0] + 1 < len(trace) and told[0] - moved[0] <= self.cfg.early_frames:
+            if gone[told[0]] and gone[told[0] + 1] and steady[told[0]]:
+                return True, True
+        if np.any(apart[1:] & apart[:-1] & steady):
+            return False, True
         reach = trace[moved[0] : moved[0] + 2] if len(moved) else trace[:0]
         far = bool(np.nanmax(reach) - hold > self.cfg.reach_mm) if np.any(~np.isnan(reach)) else None
         if len(told) and told[0] - moved[0] <= self.cfg.early_frames:

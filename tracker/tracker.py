@@ -46,7 +46,7 @@ from tracker.zones import HAND, RIVER, WALL, TableView, ZoneBands, assign, to_ta
 from vision.activity import ActivityMeter
 from vision.calibration import EDGES, Calibration
 from vision.detections import TileDetections
-from vision.hand_rows import HandRowMeter, HandRows
+from vision.hand_rows import ROW_BAND, HandRowMeter, HandRows
 from vision.sticks import StickFinder, StickReadings
 
 
@@ -163,7 +163,8 @@ class TableTracker(RiverReader, MeldReader, HandReader, DoraReader):
         self._zone_boxes = zone_boxes(calibration, self.cfg.bands)  # where alerts' evidence lies
         self.sticks = StickFinder(calibration)
         self._sticks_now = StickReadings.none()  # the riichi sticks of the current read
-        self.rows = HandRowMeter(calibration)
+        # (the walls' backs are no felt either: some are near its colour)
+        self.rows = HandRowMeter(calibration, busy=(ROW_BAND, self.cfg.bands.wall))
         self._rows_now = HandRows.none()  # the standing rows measured on the current read
         self._init_hand_rows()
 

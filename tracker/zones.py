@@ -26,6 +26,8 @@ TILE_W, TILE_H = 26.0, 35.0  # mm: a tile's face, along and across its player's 
 # how far toward an upright tile's box shape (0: halfway from a sideways tile's, 1: exactly) a box
 # must be to have it: 1.15 times longer across the rows than along, seen from straight above
 TALL_MARGIN = 0.47
+# mm past the wall band's far side within which a back is still a wall tile (see ``assign``)
+WALL_SPILL_MM = 10.0
 _CORNER_SIGNS = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], np.float64)
 _BACK, _STANDING = class_id(BACK), class_id(STANDING)
 
@@ -172,6 +174,19 @@ def assign(
     zone = np.where(hit, first % len(ZONES), NONE).astype(np.int8)
     pick = np.clip(edge, 0, 3)
     cols = np.arange(n)
+    u_at, v_at = u[pick, cols], v[pick, cols]
+    # a back just past the wall band, along the wall, is a wall tile boxed toward its player, not
+    # a meld's (hanchan-jansou-mleague-hanchan, overhead camera: three wall tiles boxed at v 360
+    # were an ankan, twice a kyoku; the meld row's tiles lay at v 380-400 over the set)
+    wall = bands_arr[WALL]
+    spilt = (
+        (zone == MELD)
+        & ~detections.face_up
+        & (v_at <= wall[3] + WALL_SPILL_MM)
+        & (u_at >= wall[0])
+        & (u_at <= wall[1])
+    )
+    zone[spilt] = WALL
     # a tile upright for edge e lies turned 90*e in the image; sideways is an odd quarter off that
     turn = np.round((detections.angles - yaw_deg) / 90.0).astype(np.int64)
     sideways = ((turn - pick) % 2) == 1
@@ -179,8 +194,8 @@ def assign(
     return TableView(
         edge=edge,
         zone=zone,
-        u=u[pick, cols].astype(np.float32),
-        v=v[pick, cols].astype(np.float32),
+        u=u_at.astype(np.float32),
+        v=v_at.astype(np.float32),
         class_ids=detections.class_ids,
         sideways=sideways,
         face_up=detections.face_up,

@@ -31,6 +31,18 @@ NOMINAL_PITCH_MM = 26.7
 # dealer's 14 with its drawn tile merged into the bar (its gap blurred away) is 14 pitches and a
 # gap over 13: 29.3 and more there
 PITCH_RANGE = (25.0, 29.0)
+# (u_min, u_max, v_min, v_max) mm in each edge's frame where standing tiles' tops are seen
+ROW_BAND = (-310.0, 250.0, 418.0, 452.0)
+# the felt's colour is sampled on a grid of FELT_GRID x FELT_GRID points over FELT_REACH of the
+# felt (30 mm apart on a 990 mm felt: points between a row and the felt's edge too) and smoothed
+# over FELT_SIGMA_CELLS cells; samples in a busy band (BUSY_MARGIN_MM around it) or further than
+# FELT_SPREAD from the table's median felt are not felt (a glare spot measured 23-28 from it;
+# ivory faces and most backs 78 and more)
+FELT_GRID = 32
+FELT_REACH = 0.97
+FELT_SIGMA_CELLS = 1.5
+FELT_SPREAD = 40.0
+BUSY_MARGIN_MM = 10.0
 # the shortest row measured on an edge whose tiles differ from the felt on only a line or two
 RELAXED_MIN_MM = 3 * TILE_W_MM
 
@@ -95,19 +107,20 @@ class HandRowMeter:
     """``measure(image) -> HandRows`` for the 4 edges' hand bands.
 
     ``band`` (u_min, u_max, v_min, v_max) mm in each edge's frame: where standing tiles (their
-    tops, as the camera sees them) can lie. ``felt_mm``: table points sampled for the felt's
-    colour each read (the felt is most of them whatever lies on it)."""
+    tops, as the camera sees them) can lie; a sample is a tile's where its colour is more than
+    ``threshold`` from the felt's near it (``felt_near``)."""
 
     def __init__(
         self,
         calibration: Calibration,
-        band: tuple[float, float, float, float] = (-310.0, 250.0, 418.0, 452.0),
+        band: tuple[float, float, float, float] = ROW_BAND,
         step_mm: float = 1.0,
         lines: int = 7,
         min_share: float = 0.4,
         min_run_mm: float = 12.0,
         max_gap_mm: float = 3.0,
         threshold: float = 22.0,
+        busy: tuple[tuple[float, float, float, float], ...] | None = None,
     ) -> None:
         u0, u1, v0, v1 = band
         self.u = np.arange(u0, u1 + 1e-6, step_mm)
@@ -127,13 +140,32 @@ class HandRowMeter:
         self.lines = lines
         self.map_x = np.ascontiguousarray(px[..., 0])
         self.map_y = np.ascontiguousarray(px[..., 1])
-        # felt samples: a ring between the rivers and the walls and the open corners
-        half = calibration.felt_half_mm
-        g = np.linspace(-0.9 * half, 0.9 * half, 24)
+        # felt samples: a grid over the felt, without the bands where tiles lie (``busy``, each
+        # edge's; backs near the felt's colour would pass for felt). Each band sample is compared
+        # with the felt near it, interpolated from this grid, not with one colour for the whole
+        # table: a lamp's glare lightens the felt under it by more than ``threshold``
+        # (hanchan-jansou-mleague-hanchan: a glare spot beside a row's end was read as a drawn
+        # tile set apart, every turn a hand of 14)
+        busy = busy if busy is not None else (band,)
+        reach = FELT_REACH * calibration.felt_half_mm
+        g = np.linspace(-reach, reach, FELT_GRID)
         gx, gy = np.meshgrid(g, g)
+        free = np.ones(gx.shape, bool)
+        for e in range(4):
+            gu, gv = _to_local(e, gx, gy)
+            for b0, b1, c0, c1 in busy:
+                m = BUSY_MARGIN_MM
+                free &= ~((gu > b0 - m) & (gu < b1 + m) & (gv > c0 - m) & (gv < c1 + m))
+        self.felt_free = free.astype(np.float32)
         fpx = calibration.table_to_image(np.stack([gx.ravel(), gy.ravel()], 1)).astype(np.float32)
-        self.felt_x = np.ascontiguousarray(fpx[:, 0].reshape(1, -1))
-        self.felt_y = np.ascontiguousarray(fpx[:, 1].reshape(1, -1))
+        self.felt_x = np.ascontiguousarray(fpx[:, 0].reshape(FELT_GRID, FELT_GRID))
+        self.felt_y = np.ascontiguousarray(fpx[:, 1].reshape(FELT_GRID, FELT_GRID))
+        # where each band sample falls on that grid (fractional cell index, x along columns)
+        band_xy = [_to_table(e, uu, vv) for e in range(4)]
+        x, y = np.concatenate([b[0] for b in band_xy]), np.concatenate([b[1] for b in band_xy])
+        cell = (FELT_GRID - 1) / (2 * reach)
+        self.grid_x = np.ascontiguousarray(((x + reach) * cell).astype(np.float32))
+        self.grid_y = np.ascontiguousarray(((y + reach) * cell).astype(np.float32))
 
     def tile_mask(self, image: np.ndarray) -> np.ndarray:
         """(4, lines, n_u) bool: samples that are not felt."""
@@ -141,15 +173,29 @@ class HandRowMeter:
             cv2.remap(image, self.map_x, self.map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE),
             cv2.COLOR_BGR2LAB,
         ).astype(np.float32)
-        felt_px = cv2.cvtColor(
+        dist = _colour_distance(lab, self.felt_near(image))
+        return (dist > self.threshold).reshape(4, self.lines, len(self.u))
+
+    def felt_near(self, image: np.ndarray) -> np.ndarray:
+        """(4 * lines, n_u, 3) Lab: the felt's colour near each band sample. The grid's samples
+        within ``FELT_SPREAD`` of the table's median felt colour (lit or shaded felt; not a tile,
+        a wall or an arm, which differ by far more) are averaged with Gaussian weights around
+        each point; a point with no felt near it takes the median."""
+        grid = cv2.cvtColor(
             cv2.remap(image, self.felt_x, self.felt_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE),
             cv2.COLOR_BGR2LAB,
-        ).reshape(-1, 3)
-        felt = np.median(felt_px.astype(np.float32), axis=0)
-        # chroma weighs double: a tile's shadow on the felt is darker felt, not another colour
-        d = lab - felt
-        dist = np.sqrt(0.25 * d[..., 0] ** 2 + d[..., 1] ** 2 + d[..., 2] ** 2)
-        return (dist > self.threshold).reshape(4, self.lines, len(self.u))
+        ).astype(np.float32)
+        median = np.median(grid.reshape(-1, 3), axis=0)
+        d = grid - median
+        felt = (np.sqrt(0.25 * d[..., 0] ** 2 + d[..., 1] ** 2 + d[..., 2] ** 2) < FELT_SPREAD).astype(
+            np.float32
+        )
+        weight = cv2.GaussianBlur(felt, (0, 0), FELT_SIGMA_CELLS, borderType=cv2.BORDER_REPLICATE)
+        summed = cv2.GaussianBlur(
+            grid * felt[..., None], (0, 0), FELT_SIGMA_CELLS, borderType=cv2.BORDER_REPLICATE
+        )
+        local = np.where(weight[..., None] > 0.05, summed / np.maximum(weight, 1e-6)[..., None], median)
+        return cv2.remap(local, self.grid_x, self.grid_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
     def measure(self, image: np.ndarray) -> HandRows:
         mask = self.tile_mask(image)
@@ -160,11 +206,17 @@ class HandRowMeter:
         common = np.percentile(share, 95, axis=1)[:, None]
         need = np.clip(0.5 * common, 0.9 / self.lines, self.min_share)
         cols = share >= need
+        # a run goes on through columns at half that (one line at least) as long as it has some
+        # columns at ``need``: a row whose faces' strip differs from the felt on one line here,
+        # two there (green backs on green felt: t6-confusing_nakis_1 418) is one row, its drawn
+        # tile beside it, not a row cut where its strip thins
+        weak = share >= np.maximum(0.5 * need, 0.9 / self.lines)
         # (on so few lines a short run may be a light strip of anything: a row there must be long)
         relaxed = need[:, 0] < self.min_share
         out = HandRows.none()
         for e in range(4):
-            runs = _runs(cols[e], self.max_gap, self.min_run)
+            runs = _runs(weak[e], self.max_gap, self.min_run)
+            runs = runs[[bool(cols[e, a:b].any()) for a, b in runs.tolist()]].reshape(-1, 2)
             if not len(runs):
                 continue
             main = int(np.argmax(runs[:, 1] - runs[:, 0]))
@@ -182,6 +234,24 @@ class HandRowMeter:
                     out.drawn_left[e], out.drawn_right[e] = self.u[c], self.u[d - 1] + self.step
                     out.clipped[e] |= d == len(self.u)
         return out
+
+
+def _to_local(edge: int, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Table (x, y) mm -> edge-local (u, v): ``_to_table``'s inverse."""
+    for _ in range(edge % 4):
+        x, y = -y, x
+    return x, y
+
+
+def _colour_distance(lab: np.ndarray, ref: np.ndarray) -> np.ndarray:
+    """Lab distance with chroma weighing double: a tile's shadow on the felt is darker felt, not
+    another colour."""
+    d = lab - ref
+    return np.sqrt(0.25 * d[..., 0] ** 2 + d[..., 1] ** 2 + d[..., 2] ** 2)
+
+
+def _smooth(grid: np.ndarray) -> np.ndarray:
+    return cv2.GaussianBlur(grid, (0, 0), FELT_SIGMA_CELLS, borderType=cv2.BORDER_REPLICATE)
 
 
 def _runs(on: np.ndarray, max_gap: int, min_run: int) -> np.ndarray:

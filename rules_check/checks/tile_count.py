@@ -16,6 +16,9 @@ exactly like a wrong hand. A contradicting count is reported once it is confirme
 * still standing after the seat's own next discard has been followed by another seat's discard,
   call or win (the record expects the same count again and the camera reported no change),
 
+and a count as the record has it refutes the doubt, except one short hand's count once the seat
+before it has discarded (its draw may be in already, unread);
+
 and never for a seat whose readings this kyoku contradicted the record in both directions (the
 camera cannot count that hand). A count more than one tile off is the camera missing part of the
 hand, not 大相公/小相公 (one tile off), and is no evidence either way. The alert points at the
@@ -89,6 +92,15 @@ def _confirmed(situation: Situation, seat: int, mem: _Seat, how: str) -> list[Fi
     return [finding]
 
 
+def _draws_next(situation: Situation, seat: int) -> bool:
+    """The last play was the discard of the seat before: ``seat`` draws next, or has drawn
+    already (the record has its draw once the camera reads it)."""
+    for e in reversed(situation.history):
+        if e.type in PLAY:
+            return e.type == "dahai" and e.actor == (seat - 1) % 4
+    return False
+
+
 def check(event, situation: Situation) -> list[Finding]:
     memory = _memory(situation)
     seats: dict[int, _Seat] = memory["seats"]
@@ -112,6 +124,13 @@ def check(event, situation: Situation) -> list[Finding]:
     expected = situation.table.seats[seat].hand_count
     in_turn = expected % 3 == 2  # holding the tile it will discard
     if event.count == expected:
+        if _draws_next(situation, seat) and (
+            (mem.doubt is not None and mem.doubt.sign < 0) or mem.reported == SHORT
+        ):
+            # the seat before it has discarded: a hand one short that has taken its draw shows
+            # the record's count from before the draw (t6-chankan: a staged 小相公's 12 was
+            # cleared by its 13 on every turn, the draw read only at its discard)
+            return []
         _refute(situation, seat, mem)  # the hand is seen as the record says: earlier doubts were noise
         mem.doubt = None
         return []

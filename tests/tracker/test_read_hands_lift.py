@@ -69,6 +69,16 @@ def test_the_row_ending_where_it_ended_before_the_draw_is_tsumogiri():
     assert dahai.tsumogiri is True
 
 
+def test_the_end_gone_on_the_first_two_frames_is_tsumogiri_whatever_the_arm_shows_after():
+    # the demo clip 2631: the row's end at the plain end on the lift's first two frames, then the
+    # arm drawn back over the row's end measured a tile apart on two frames
+    _, dahai = _discard_after([HOLD, PLAIN, PLAIN - 1, ARM + 20, ARM, APART, APART - 1, ARM, PLAIN])
+    assert dahai.tsumogiri is True
+    # one frame at the plain end first is no such evidence: the tile apart on two frames decides
+    _, dahai = _discard_after([HOLD, PLAIN, ARM, APART, APART - 1, ARM, PLAIN])
+    assert dahai.tsumogiri is False
+
+
 def test_the_drawn_tile_left_standing_is_tedashi_whatever_the_detector_looked():
     # two frames of the drawn tile apart (the row a tile shorter), then the arm, then the hand
     # takes its drawn tile in and ends where a tsumogiri one would: tedashi

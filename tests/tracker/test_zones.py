@@ -106,3 +106,22 @@ def test_a_turned_camera_still_tells_an_upright_tiles_box_from_a_sideways_ones()
 
 
 _CORNERS = ((-1, -1), (1, -1), (1, 1), (-1, 1))
+
+
+def test_a_back_just_past_the_wall_is_the_walls_and_an_ankans_back_is_a_melds():
+    # hanchan-jansou-mleague-hanchan: wall tiles boxed at v 360, just inside the meld band, were
+    # read as an ankan of three backs; an ankan's backs lie on the meld row (v 385), and a face-up
+    # tile there, or a back beyond the wall's end, stays a meld's
+    for e in range(4):
+        view = assign(
+            _detections(
+                [
+                    (e, 10.0, 360.0, "back", 0),
+                    (e, 10.0, tl.MELD_V, "back", 0),
+                    (e, 10.0, 360.0, "5p", 0),
+                    (e, tl.MELD_RIGHT - 13, 360.0, "back", 0),
+                ]
+            ),
+            CAL,
+        )
+        assert view.zone.tolist() == [WALL, MELD, MELD, MELD]

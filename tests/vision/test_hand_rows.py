@@ -117,3 +117,52 @@ def test_a_short_light_strip_on_an_empty_edge_is_no_row():
     px = CAL.table_to_image(np.stack(_to_table(2, u, v), 1)).round().astype(np.int32)
     cv2.fillPoly(img, [px], (235, 235, 235))
     assert meter.measure(img).count(W).tolist() == [13, -1, -1, -1]
+
+
+def _glare(image: np.ndarray, edge: int, u: float, v: float, radius_mm: float, lift: float) -> None:
+    """A lamp's glare on the felt: lighter felt of the same hue, fading from its centre."""
+    x, y = _to_table(edge, np.array([u]), np.array([v]))
+    cx, cy = CAL.table_to_image(np.stack([x, y], 1))[0]
+    yy, xx = np.mgrid[: image.shape[0], : image.shape[1]]
+    r = radius_mm * 0.6  # px
+    fall = np.clip(1.0 - np.hypot(xx - cx, yy - cy) / r, 0.0, 1.0)[..., None]
+    felt = np.all(np.abs(image.astype(int) - FELT) < 20, axis=2)[..., None]
+    lit = image + lift * fall * felt
+    image[:] = np.clip(lit, 0, 255).astype(np.uint8)
+
+
+def test_glare_on_the_felt_beside_a_row_is_no_drawn_tile():
+    # hanchan-jansou-mleague-hanchan: a glare spot lightening the felt past a row of 13 by more
+    # than the threshold (L +46, hue the felt's) read as a drawn tile apart, a hand of 14
+    meter = HandRowMeter(CAL)
+    img = _table({3: (13, False), 0: (13, False)})
+    _glare(img, 3, LEFT + 13 * W + 40, V, 90.0, 70.0)
+    rows = meter.measure(img)
+    assert rows.count(W).tolist() == [13, -1, -1, 13]
+    assert not rows.apart.any()
+    # a drawn tile in that glare is still one
+    img = _table({3: (13, True)})
+    _glare(img, 3, LEFT + 13 * W + 40, V, 90.0, 70.0)
+    assert meter.measure(img).count(W).tolist() == [-1, -1, -1, 14]
+
+
+def _strip(image: np.ndarray, edge: int, u0: float, u1: float, v0: float, v1: float) -> None:
+    """The white strip of standing tiles' faces, u0..u1 along the row, v0..v1 across it (mm)."""
+    u = np.array([u0, u1, u1, u0])
+    v = np.array([v0, v0, v1, v1])
+    px = CAL.table_to_image(np.stack(_to_table(edge, u, v), 1)).round().astype(np.int32)
+    cv2.fillPoly(image, [px], (225, 225, 225))
+
+
+def test_a_faces_strip_that_thins_along_the_row_is_one_row_with_its_drawn_tile():
+    # t6-confusing_nakis_1 418: green backs on green felt; the faces' strip showed on two or
+    # three of the band's lines along most of the row and on one at its right end. The row was
+    # cut where it thinned (12 tiles) and its drawn tile, on two lines, was no longer beside it
+    meter = HandRowMeter(CAL)
+    img = _table({})
+    _strip(img, 0, LEFT, LEFT + 8 * W, V + 2, V + 14)  # three lines
+    _strip(img, 0, LEFT + 8 * W, LEFT + 13 * W, V + 12, V + 14)  # one line
+    _strip(img, 0, LEFT + 13 * W + GAP, LEFT + 14 * W + GAP, V + 6, V + 14)  # the drawn tile, two
+    rows = meter.measure(img)
+    assert rows.count(W).tolist() == [14, -1, -1, -1]
+    assert rows.apart[0] and np.isclose(rows.length[0], 13 * W, atol=4.0)

@@ -76,8 +76,8 @@ def test_the_post_discard_count_arriving_late_still_clears_the_doubt():
 def test_a_refuted_count_does_not_cascade_into_a_dead_hand():
     short = [ev.HandCount(actor=2, count=12)]
     stream = start(PON_HANDS) + short + draw(0, "N") + short  # confirmed: reported, seat 2 dead
-    stream += draw(1, "P") + [ev.HandCount(actor=2, count=13)]  # then seen right: noise after all
-    stream += draw(2, "P") + draw(3, "P") + draw(0, "7m")
+    stream += draw(1, "P") + [ev.Tsumo(actor=2, pai="P"), ev.HandCount(actor=2, count=14)]  # then seen right
+    stream += [ev.Dahai(actor=2, pai="P", tsumogiri=True)] + draw(3, "P") + draw(0, "7m")
     stream += [
         ev.Pon(actor=2, target=0, pai="7m", consumed=["7m", "7m"]),
         ev.Dahai(actor=2, pai="W", tsumogiri=False),
@@ -85,3 +85,17 @@ def test_a_refuted_count_does_not_cascade_into_a_dead_hand():
     checker = feed(stream)
     assert found(checker) == [("tile_count_short", 2, "dead_hand")]  # no illegal_call/dead_hand after it
     assert checker.rules.dead == set()
+
+
+def test_a_short_hand_holding_its_draw_before_it_is_read_keeps_its_doubt():
+    # t6-chankan: a staged 小相公 (12) showed 13 each time it took its draw, before the camera read
+    # the draw (a tsumo comes with the discard then); that 13 cleared the doubt every turn and the
+    # hand was reported 35 s late. A 13 as the seat before discards says nothing either way
+    stream = start() + draw(0, "N") + draw(1, "P") + [ev.HandCount(actor=1, count=12, frame=40)]
+    stream += draw(2, "P") + draw(3, "P") + draw(0, "P") + [ev.HandCount(actor=1, count=13)]
+    checker = feed(stream + draw(1, "P") + draw(2, "P"))
+    assert found(checker) == [("tile_count_short", 1, "dead_hand")] and checker.alerts[0].frame == 40
+    # the same 13 at another moment (seat 2 to play) is the hand seen right: the doubt goes
+    noise = start() + draw(0, "N") + [ev.HandCount(actor=1, count=12)] + draw(1, "P")
+    noise += [ev.HandCount(actor=1, count=13)] + draw(2, "P") + draw(3, "P") + draw(0, "P")
+    assert found(feed(noise)) == []
