@@ -93,6 +93,7 @@ class MeldReader:
             for j in kakans[np.argsort(first, kind="stable")]:
                 self._kakan(k, e, new.select(np.array([j])), out)
             order = np.nonzero(~added)[0]
+            order = order[_on_the_row(new.select(order))]
             order = order[np.argsort(-new.u[order])]  # right to left: the oldest meld first
             if len(order) and certain[order[0]] and self._left_of_last_call(k, e, new, int(order[0])):
                 order = order[1:]
@@ -665,6 +666,23 @@ def _laid_as_a_kan(k: Kyoku, e: int, new: TableView, codes: list[str]) -> bool:
     wide = np.where(new.sideways[order], TILE_H, TILE_W)
     gaps = np.diff(new.u[order])
     return bool((np.abs(gaps - (wide[1:] + wide[:-1]) / 2) < KAN_PITCH_MM).all())
+
+
+def _on_the_row(new: TableView) -> np.ndarray:
+    """(N,) bool: the new meld tiles kept, one a place along their row. Of two boxes over the
+    same place (less than half a tile apart along ``u``), the one nearer the centre (lower
+    ``v``) is a tile boxed twice (hanchan-jansou-2 12276: a pon's sideways tile also boxed as a
+    back 19 mm toward the centre, four tiles with one face down: a false ankan). A meld row lies
+    as near its player as the table lets it; only a kakan's tile lies toward the centre, and a
+    new call has none yet (``_read_melds`` takes those beside known sideways tiles first)."""
+    u, v = new.u.astype(np.float64), new.v.astype(np.float64)
+    same = np.abs(u[:, None] - u[None]) < TILE_W / 2
+    np.fill_diagonal(same, False)
+    # (of two at one place and one depth, the first kept)
+    inward = (v[:, None] < v[None]) | (
+        (v[:, None] == v[None]) & (np.arange(len(new))[:, None] > np.arange(len(new))[None])
+    )
+    return ~(same & inward).any(axis=1)
 
 
 def _one_kind(codes: list[str]) -> bool:

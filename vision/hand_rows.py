@@ -43,6 +43,8 @@ FELT_REACH = 0.97
 FELT_SIGMA_CELLS = 1.5
 FELT_SPREAD = 40.0
 BUSY_MARGIN_MM = 10.0
+# ... and on a busy band a sample further than this in hue (a, b) from that felt (glare measured 10)
+FELT_HUE_SPREAD = 12.0
 # the shortest row measured on an edge whose tiles differ from the felt on only a line or two
 RELAXED_MIN_MM = 3 * TILE_W_MM
 
@@ -185,15 +187,18 @@ class HandRowMeter:
             cv2.remap(image, self.felt_x, self.felt_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE),
             cv2.COLOR_BGR2LAB,
         ).astype(np.float32)
-        median = np.median(grid.reshape(-1, 3), axis=0)
-        d = grid - median
-        felt = (np.sqrt(0.25 * d[..., 0] ** 2 + d[..., 1] ** 2 + d[..., 2] ** 2) < FELT_SPREAD).astype(
-            np.float32
+        free = self.felt_free > 0
+        median = np.median(grid[free] if free.any() else grid.reshape(-1, 3), axis=0)
+        # on a busy band only a sample of the felt's own hue is felt (a lamp's glare lightens
+        # the felt there, as it does a row's drawn tile; backs near the felt's colour differ
+        # in hue)
+        hue = np.hypot(grid[..., 1] - median[1], grid[..., 2] - median[2])
+        like = (_colour_distance(grid, median) < FELT_SPREAD) & (
+            (self.felt_free > 0) | (hue < FELT_HUE_SPREAD)
         )
-        weight = cv2.GaussianBlur(felt, (0, 0), FELT_SIGMA_CELLS, borderType=cv2.BORDER_REPLICATE)
-        summed = cv2.GaussianBlur(
-            grid * felt[..., None], (0, 0), FELT_SIGMA_CELLS, borderType=cv2.BORDER_REPLICATE
-        )
+        felt = like.astype(np.float32)
+        weight = _smooth(felt)
+        summed = _smooth(grid * felt[..., None])
         local = np.where(weight[..., None] > 0.05, summed / np.maximum(weight, 1e-6)[..., None], median)
         return cv2.remap(local, self.grid_x, self.grid_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 

@@ -32,6 +32,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rules_check.situation import PLAY, Finding, Situation
+from tracker.events import apply_retractions
 
 EXCESS, SHORT = "tile_count_excess", "tile_count_short"
 ARTICLES = {"mleague": "M-League ch.7 §2.2(1)", "riichi": "M-League ch.7 §2.2(1) practice", "mcr": "002 相公"}
@@ -93,12 +94,13 @@ def _confirmed(situation: Situation, seat: int, mem: _Seat, how: str) -> list[Fi
 
 
 def _draws_next(situation: Situation, seat: int) -> bool:
-    """The last play was the discard of the seat before: ``seat`` draws next, or has drawn
-    already (the record has its draw once the camera reads it)."""
-    for e in reversed(situation.history):
+    """The last play (as the camera's corrections leave the record) was the discard of the seat
+    before, or there is none yet and ``seat`` deals: ``seat`` draws next, or has drawn already
+    (the record has its draw once the camera reads it)."""
+    for e in reversed(apply_retractions(situation.history)):
         if e.type in PLAY:
             return e.type == "dahai" and e.actor == (seat - 1) % 4
-    return False
+    return seat == situation.table.oya
 
 
 def check(event, situation: Situation) -> list[Finding]:

@@ -571,6 +571,17 @@ def test_a_tile_read_face_down_on_a_pons_sideways_one_is_a_kakan_only_read_sure(
     assert [(e.frame, e.pai) for e in s.events if e.type == "kakan"] == [(14, "6p")]
 
 
+def test_a_calls_tile_boxed_again_off_the_row_is_no_fourth_tile():
+    # hanchan-jansou-2 12276: a pon's sideways tile also boxed as a back 19 mm toward the centre:
+    # four tiles, one face down, were an ankan (a false dora_not_flipped, the discard taken back)
+    twice = (_PLACES[0][0] + 1, _PLACES[0][1] - 19, "back", False, 0.32)
+    s = _call_from_left("S")
+    _lay_meld(s, _laid(("S", True, 0.28), ("S", False, 0.8), ("S", False, 0.4)) + [twice])
+    assert [e.type for e in s.events if e.type in ("ankan", "retract")] == []
+    pon = _last_call(s)
+    assert pon.type == "pon" and pon.pai == "S" and pon.laid.sideways == [0]
+
+
 def test_four_tiles_laid_as_a_kan_on_the_last_discard_are_a_kan_whatever_their_faces_read():
     # hanchan-jansou-3 9723: a daiminkan of S read C C S C was cut to its three surest tiles, a
     # pon with its sideways tile at the wrong place (a false meld_orientation)

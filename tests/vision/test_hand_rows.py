@@ -166,3 +166,23 @@ def test_a_faces_strip_that_thins_along_the_row_is_one_row_with_its_drawn_tile()
     rows = meter.measure(img)
     assert rows.count(W).tolist() == [14, -1, -1, -1]
     assert rows.apart[0] and np.isclose(rows.length[0], 13 * W, atol=4.0)
+
+
+NEAR_FELT = (60, 150, 40)  # BGR: a lighter green back, 33 from FELT (over the threshold)
+
+
+def _fill(image: np.ndarray, edge: int, u0: float, u1: float, v0: float, v1: float, colour) -> None:
+    u = np.array([u0, u1, u1, u0])
+    v = np.array([v0, v0, v1, v1])
+    px = CAL.table_to_image(np.stack(_to_table(edge, u, v), 1)).round().astype(np.int32)
+    cv2.fillPoly(image, [px], colour)
+
+
+def test_backs_near_the_felts_colour_filling_the_band_are_no_felt():
+    # the felt's grid has points on the rows (v 418 and 449 here): taken for felt, the felt near a
+    # row of backs near its colour would be the row's own colour, and the row would vanish
+    meter = HandRowMeter(CAL)
+    img = _table({})
+    for e in range(4):
+        _fill(img, e, LEFT, LEFT + 13 * W, 416.0, 454.0, NEAR_FELT)
+    assert meter.measure(img).count(W).tolist() == [13, 13, 13, 13]

@@ -99,3 +99,24 @@ def test_a_short_hand_holding_its_draw_before_it_is_read_keeps_its_doubt():
     noise = start() + draw(0, "N") + [ev.HandCount(actor=1, count=12)] + draw(1, "P")
     noise += [ev.HandCount(actor=1, count=13)] + draw(2, "P") + draw(3, "P") + draw(0, "P")
     assert found(feed(noise)) == []
+
+
+def test_a_discard_taken_back_is_not_the_seat_befores_discard():
+    # seat 2's 12 is noise; a phantom discard of seat 1, taken back, leaves seat 0's the last: seat
+    # 2's 13 then is the hand seen right and clears the doubt, as it does without the phantom
+    clean = start() + [ev.HandCount(actor=2, count=12, frame=40)] + draw(0, "N")
+    clean += [ev.HandCount(actor=2, count=13)] + draw(1, "P") + draw(2, "P") + draw(3, "P")
+    assert found(feed(clean)) == []
+    stream = start() + [ev.HandCount(actor=2, count=12, frame=40)] + draw(0, "N")
+    stream += [ev.Tsumo(actor=1, pai="?"), ev.Dahai(actor=1, pai="P", tsumogiri=False, frame=50)]
+    stream += [ev.Retract(target_type="dahai", target_frame=50, actor=1, reason="no such tile in the river")]
+    stream += [ev.HandCount(actor=2, count=13)] + draw(1, "P") + draw(2, "P") + draw(3, "P")
+    assert found(feed(stream)) == []
+
+
+def test_the_dealer_draws_next_at_the_kyoku_start():
+    # a staged 12 at the deal, then 13 as the dealer takes its first draw unread: the doubt stays
+    stream = start() + [ev.HandCount(actor=0, count=12, frame=40), ev.HandCount(actor=0, count=13)]
+    stream += draw(0, "N") + draw(1, "P")
+    checker = feed(stream)
+    assert found(checker) == [("tile_count_short", 0, "dead_hand")] and checker.alerts[0].frame == 40
