@@ -35,9 +35,9 @@ PITCH_RANGE = (25.0, 29.0)
 ROW_BAND = (-310.0, 250.0, 418.0, 452.0)
 # the felt's colour is sampled on a grid of FELT_GRID x FELT_GRID points over FELT_REACH of the
 # felt (30 mm apart on a 990 mm felt: points between a row and the felt's edge too) and smoothed
-# over FELT_SIGMA_CELLS cells; samples in a busy band (BUSY_MARGIN_MM around it) or further than
-# FELT_SPREAD from the table's median felt are not felt (a glare spot measured 23-28 from it;
-# ivory faces and most backs 78 and more)
+# over FELT_SIGMA_CELLS cells; samples further than FELT_SPREAD from the free samples' median are
+# not felt (a glare spot measured 23-28 from it; ivory faces and most backs 78 and more), nor are
+# those in a busy band (BUSY_MARGIN_MM around it) unless of the felt's hue
 FELT_GRID = 32
 FELT_REACH = 0.97
 FELT_SIGMA_CELLS = 1.5
@@ -180,9 +180,10 @@ class HandRowMeter:
 
     def felt_near(self, image: np.ndarray) -> np.ndarray:
         """(4 * lines, n_u, 3) Lab: the felt's colour near each band sample. The grid's samples
-        within ``FELT_SPREAD`` of the table's median felt colour (lit or shaded felt; not a tile,
-        a wall or an arm, which differ by far more) are averaged with Gaussian weights around
-        each point; a point with no felt near it takes the median."""
+        off the busy bands within ``FELT_SPREAD`` of their median colour (lit or shaded felt; not
+        a tile, a wall or an arm, which differ by far more), and those on a busy band of the
+        felt's own hue too, are averaged with Gaussian weights around each point; a point with no
+        felt near it takes the median."""
         grid = cv2.cvtColor(
             cv2.remap(image, self.felt_x, self.felt_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE),
             cv2.COLOR_BGR2LAB,
