@@ -77,7 +77,8 @@ class MeldReader:
             if not certain.any():
                 continue
             # a tile beside (toward the centre of) a sideways meld tile is a kakan's added tile
-            side_u = np.array([m.u for m in known if m.sideways]) if known else np.zeros(0)
+            sides = [m for m in known if m.sideways] if known else []
+            side_u = np.array([m.u for m in sides])
             added = (
                 (np.abs(new.u[:, None] - side_u[None]) < self.cfg.match_mm).any(axis=1)
                 if len(side_u)
@@ -90,6 +91,11 @@ class MeldReader:
             kakans = np.nonzero(added & certain & (new.confidence >= floor))[0]
             # several added at once (two kakans between clean reads): in the order first glimpsed
             first = first_sighting(new.u[kakans], new.v[kakans], k.meld_glimpses[e], self.cfg.match_mm)
+            # a kakan's tile is laid after its call: one in view since the call was read is the
+            # call's tile boxed twice (hanchan-jansou-2 12276, a sideways tile boxed again 19 mm
+            # toward the centre: ``_on_the_row`` leaves it out of the call, not out of later reads)
+            later = first > self._laid_at(k, e, sides, new.u[kakans])
+            kakans, first = kakans[later], first[later]
             for j in kakans[np.argsort(first, kind="stable")]:
                 self._kakan(k, e, new.select(np.array([j])), out)
             order = np.nonzero(~added)[0]
@@ -107,6 +113,18 @@ class MeldReader:
                     continue  # two tiles: a call only as the last discard leaves its river
                 called |= self._meld(k, e, rest.select(np.array(group)), out)
         return called
+
+    def _laid_at(self, k: Kyoku, e: int, sides: list[MeldTile], u: np.ndarray) -> np.ndarray:
+        """(N,) the frame the call owning the sideways tile nearest each ``u`` was read at (-inf
+        where no call read with its tiles laid owns it)."""
+        out = np.full(len(u), -np.inf)
+        if not sides or not len(u):
+            return out
+        nearest = np.abs(u[:, None] - np.array([m.u for m in sides])[None]).argmin(axis=1)
+        frames = {c.group: c.frame for c in k.calls if c.edge == e}
+        for i, j in enumerate(nearest.tolist()):
+            out[i] = frames.get(sides[j].group, -np.inf)
+        return out
 
     def _left_of_last_call(self, k: Kyoku, e: int, new: TableView, j: int) -> bool:
         """Is new tile ``j`` (the rightmost, certain) a tile of edge ``e``'s last meld the reads

@@ -37,14 +37,12 @@ ROW_BAND = (-310.0, 250.0, 418.0, 452.0)
 # felt (30 mm apart on a 990 mm felt: points between a row and the felt's edge too) and smoothed
 # over FELT_SIGMA_CELLS cells; samples further than FELT_SPREAD from the free samples' median are
 # not felt (a glare spot measured 23-28 from it; ivory faces and most backs 78 and more), nor are
-# those in a busy band (BUSY_MARGIN_MM around it) unless of the felt's hue
+# those in a busy band (BUSY_MARGIN_MM around it) unless the free felt around them is as theirs
 FELT_GRID = 32
 FELT_REACH = 0.97
 FELT_SIGMA_CELLS = 1.5
 FELT_SPREAD = 40.0
 BUSY_MARGIN_MM = 10.0
-# ... and on a busy band a sample further than this in hue (a, b) from that felt (glare measured 10)
-FELT_HUE_SPREAD = 12.0
 # the shortest row measured on an edge whose tiles differ from the felt on only a line or two
 RELAXED_MIN_MM = 3 * TILE_W_MM
 
@@ -181,8 +179,8 @@ class HandRowMeter:
     def felt_near(self, image: np.ndarray) -> np.ndarray:
         """(4 * lines, n_u, 3) Lab: the felt's colour near each band sample. The grid's samples
         off the busy bands within ``FELT_SPREAD`` of their median colour (lit or shaded felt; not
-        a tile, a wall or an arm, which differ by far more), and those on a busy band of the
-        felt's own hue too, are averaged with Gaussian weights around each point; a point with no
+        a tile, a wall or an arm, which differ by far more), and those on a busy band as the free
+        felt around them is, are averaged with Gaussian weights around each point; a point with no
         felt near it takes the median."""
         grid = cv2.cvtColor(
             cv2.remap(image, self.felt_x, self.felt_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE),
@@ -190,17 +188,14 @@ class HandRowMeter:
         ).astype(np.float32)
         free = self.felt_free > 0
         median = np.median(grid[free] if free.any() else grid.reshape(-1, 3), axis=0)
-        # on a busy band only a sample of the felt's own hue is felt (a lamp's glare lightens
-        # the felt there, as it does a row's drawn tile; backs near the felt's colour differ
-        # in hue)
-        hue = np.hypot(grid[..., 1] - median[1], grid[..., 2] - median[2])
-        like = (_colour_distance(grid, median) < FELT_SPREAD) & (
-            (self.felt_free > 0) | (hue < FELT_HUE_SPREAD)
-        )
-        felt = like.astype(np.float32)
-        weight = _smooth(felt)
-        summed = _smooth(grid * felt[..., None])
-        local = np.where(weight[..., None] > 0.05, summed / np.maximum(weight, 1e-6)[..., None], median)
+        near = _colour_distance(grid, median) < FELT_SPREAD
+        free_felt = (near & free).astype(np.float32)
+        # a busy band's sample is felt where it is within ``threshold`` of the free felt around
+        # it (a lamp's glare lightens the felt on a row as beside it); a back the row measure
+        # would see differs from that felt by more, whatever its hue
+        around = _local(grid, free_felt, median)
+        felt = (near & (free | (_colour_distance(grid, around) < self.threshold))).astype(np.float32)
+        local = _local(grid, felt, median)
         return cv2.remap(local, self.grid_x, self.grid_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
     def measure(self, image: np.ndarray) -> HandRows:
@@ -258,6 +253,14 @@ def _colour_distance(lab: np.ndarray, ref: np.ndarray) -> np.ndarray:
 
 def _smooth(grid: np.ndarray) -> np.ndarray:
     return cv2.GaussianBlur(grid, (0, 0), FELT_SIGMA_CELLS, borderType=cv2.BORDER_REPLICATE)
+
+
+def _local(grid: np.ndarray, felt: np.ndarray, median: np.ndarray) -> np.ndarray:
+    """(G, G, 3): the Gaussian-weighted mean of the ``felt`` samples around each grid point
+    (``median`` where none is near)."""
+    weight = _smooth(felt)
+    summed = _smooth(grid * felt[..., None])
+    return np.where(weight[..., None] > 0.05, summed / np.maximum(weight, 1e-6)[..., None], median)
 
 
 def _runs(on: np.ndarray, max_gap: int, min_run: int) -> np.ndarray:

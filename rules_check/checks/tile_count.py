@@ -32,7 +32,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rules_check.situation import PLAY, Finding, Situation
-from tracker.events import apply_retractions
+from tracker.events import taken_back
 
 EXCESS, SHORT = "tile_count_excess", "tile_count_short"
 ARTICLES = {"mleague": "M-League ch.7 §2.2(1)", "riichi": "M-League ch.7 §2.2(1) practice", "mcr": "002 相公"}
@@ -97,9 +97,20 @@ def _draws_next(situation: Situation, seat: int) -> bool:
     """The last play (as the camera's corrections leave the record) was the discard of the seat
     before, or there is none yet and ``seat`` deals: ``seat`` draws next, or has drawn already
     (the record has its draw once the camera reads it)."""
-    for e in reversed(apply_retractions(situation.history)):
-        if e.type in PLAY:
-            return e.type == "dahai" and e.actor == (seat - 1) % 4
+    history = situation.history
+    gone = taken_back(history)
+    stray_draw = None  # the seat whose discard was taken back: its draw read with it goes too
+    for i in range(len(history) - 1, -1, -1):
+        e = history[i]
+        if i in gone:
+            stray_draw = e.actor if e.type == "dahai" else stray_draw
+            continue
+        if e.type not in PLAY:
+            continue
+        if e.type == "tsumo" and e.actor == stray_draw:
+            stray_draw = None
+            continue
+        return e.type == "dahai" and e.actor == (seat - 1) % 4
     return seat == situation.table.oya
 
 

@@ -580,6 +580,15 @@ def test_a_calls_tile_boxed_again_off_the_row_is_no_fourth_tile():
     assert [e.type for e in s.events if e.type in ("ankan", "retract")] == []
     pon = _last_call(s)
     assert pon.type == "pon" and pon.pai == "S" and pon.laid.sideways == [0]
+    # the box still there, read surely, on the reads after: no kakan either (it was in view since
+    # the call), while a tile added later on the sideways one is
+    twice = (*twice[:4], 0.6)
+    rows = _laid(("S", True, 0.28), ("S", False, 0.8), ("S", False, 0.4)) + [twice]
+    _lay_meld(s, rows, frames=(6, 7))
+    assert [e.type for e in s.events if e.type in ("pon", "ankan", "kakan")] == ["pon"]
+    _lay_meld(s, rows[:3], frames=(8, 9))
+    _lay_meld(s, rows[:3] + [_added("S", 0.9)], frames=(10, 11))
+    assert [e.type for e in s.events if e.type in ("pon", "kakan")] == ["pon", "kakan"]
 
 
 def test_four_tiles_laid_as_a_kan_on_the_last_discard_are_a_kan_whatever_their_faces_read():

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+import pytest
 
 from vision.calibration import Calibration
 from vision.hand_rows import HandRowMeter, HandRows, _runs, _to_table
@@ -178,11 +179,13 @@ def _fill(image: np.ndarray, edge: int, u0: float, u1: float, v0: float, v1: flo
     cv2.fillPoly(image, [px], colour)
 
 
-def test_backs_near_the_felts_colour_filling_the_band_are_no_felt():
+@pytest.mark.parametrize("colour", [NEAR_FELT, (127, 172, 102), (137, 182, 112), (19, 53, 0)])
+def test_backs_near_the_felts_colour_filling_the_band_are_no_felt(colour):
     # the felt's grid has points on the rows (v 418 and 449 here): taken for felt, the felt near a
-    # row of backs near its colour would be the row's own colour, and the row would vanish
+    # row of backs near its colour (of another hue, or the felt's own lighter or darker) would be
+    # the row's own colour, and the row would vanish
     meter = HandRowMeter(CAL)
     img = _table({})
     for e in range(4):
-        _fill(img, e, LEFT, LEFT + 13 * W, 416.0, 454.0, NEAR_FELT)
+        _fill(img, e, LEFT, LEFT + 13 * W, 416.0, 454.0, colour)
     assert meter.measure(img).count(W).tolist() == [13, 13, 13, 13]

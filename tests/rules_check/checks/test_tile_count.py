@@ -101,9 +101,23 @@ def test_a_short_hand_holding_its_draw_before_it_is_read_keeps_its_doubt():
     assert found(feed(noise)) == []
 
 
+def _short_seat1(phantom: list) -> list:
+    stream = start() + draw(0, "N") + draw(1, "P") + [ev.HandCount(actor=1, count=12, frame=40)]
+    stream += draw(2, "P") + draw(3, "P") + draw(0, "P") + phantom + [ev.HandCount(actor=1, count=13)]
+    return stream + draw(1, "P") + draw(2, "P")
+
+
+def test_a_stray_discard_taken_back_with_its_draw_leaves_the_real_last_discard_the_last():
+    assert found(feed(_short_seat1([]))) == [("tile_count_short", 1, "dead_hand")]
+    stray = [ev.Tsumo(actor=3, pai="?"), ev.Dahai(actor=3, pai="P", tsumogiri=False, frame=50)]
+    stray += [ev.Retract(target_type="dahai", target_frame=50, actor=3, reason="no such tile in the river")]
+    checker = feed(_short_seat1(stray))
+    assert found(checker) == [("tile_count_short", 1, "dead_hand")] and checker.alerts[0].frame == 40
+
+
 def test_a_discard_taken_back_is_not_the_seat_befores_discard():
-    # seat 2's 12 is noise; a phantom discard of seat 1, taken back, leaves seat 0's the last: seat
-    # 2's 13 then is the hand seen right and clears the doubt, as it does without the phantom
+    # seat 2's 12 is noise; a phantom discard of seat 1, taken back with its draw, leaves seat 0's
+    # the last: seat 2's 13 then is the hand seen right and clears the doubt, as without it
     clean = start() + [ev.HandCount(actor=2, count=12, frame=40)] + draw(0, "N")
     clean += [ev.HandCount(actor=2, count=13)] + draw(1, "P") + draw(2, "P") + draw(3, "P")
     assert found(feed(clean)) == []
