@@ -31,6 +31,9 @@ NOMINAL_PITCH_MM = 26.7
 # dealer's 14 with its drawn tile merged into the bar (its gap blurred away) is 14 pitches and a
 # gap over 13: 29.3 and more there
 PITCH_RANGE = (25.0, 29.0)
+# mm a standing row's bar measures over its tiles' pitches (a row of 4 measured 125 mm where one of
+# 13 measured 360 on hanchan-jansou-0's tilted camera: 26.1 a tile and 20.6 over; taken lower)
+ROW_OVERHANG_MM = 12.0
 # (u_min, u_max, v_min, v_max) mm in each edge's frame where standing tiles' tops are seen
 ROW_BAND = (-310.0, 250.0, 418.0, 452.0)
 # the felt's colour is sampled on a grid of FELT_GRID x FELT_GRID points over FELT_REACH of the
@@ -86,8 +89,13 @@ class HandRows:
         return ~np.isnan(self.drawn_left)
 
     def count(self, pitch_mm: np.ndarray | float) -> np.ndarray:
-        """(4,) int standing tiles (the one apart included), -1 where not measured."""
-        n = np.rint(self.length / pitch_mm)
+        """(4,) int standing tiles (the one apart included), -1 where not measured. ``pitch_mm``
+        is a row of 13's length over 13; a row's bar is its tiles' pitches and ``ROW_OVERHANG_MM``
+        more (blur, the tops' edges), which that pitch spreads over 13 tiles: a short row is
+        counted with it taken off (hanchan-jansou-0 5590: 4 tiles measured 125 mm, at a 27.7 mm
+        pitch 4.5 tiles, read 5, a false tile_count_excess)."""
+        step = pitch_mm - ROW_OVERHANG_MM / 13
+        n = np.rint((self.length - ROW_OVERHANG_MM) / step)
         n = n + self.apart
         ok = ~np.isnan(n) & ~self.clipped & (n >= 1)
         return np.where(ok, np.nan_to_num(n), -1).astype(np.int64)

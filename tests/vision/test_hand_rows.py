@@ -189,3 +189,17 @@ def test_backs_near_the_felts_colour_filling_the_band_are_no_felt(colour):
     for e in range(4):
         _fill(img, e, LEFT, LEFT + 13 * W, 416.0, 454.0, colour)
     assert meter.measure(img).count(W).tolist() == [13, 13, 13, 13]
+
+
+def test_a_short_row_is_counted_without_the_bars_overhang():
+    # hanchan-jansou-0 5590 (tilted camera): 4 tiles after three calls measured 125 mm where a row
+    # of 13 measured 360 (27.7 mm over 13): 4.5 such pitches, read 5 (a false tile_count_excess)
+    nan = np.nan
+    rows = HandRows(
+        left=np.array([0.0, 0.0, 0.0, nan]),
+        right=np.array([125.0, 360.0, 27.7 * 7 + 6, nan]),
+        drawn_left=np.full(4, nan),
+        drawn_right=np.full(4, nan),
+        clipped=np.zeros(4, bool),
+    )
+    assert rows.count(27.7).tolist() == [4, 13, 7, -1]
