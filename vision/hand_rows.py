@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from tracker.zones import to_local
 from vision.calibration import Calibration
 
 TILE_W_MM = 26.0
@@ -160,7 +161,7 @@ class HandRowMeter:
         gx, gy = np.meshgrid(g, g)
         free = np.ones(gx.shape, bool)
         for e in range(4):
-            gu, gv = _to_local(e, gx, gy)
+            gu, gv = to_local(np.stack([gx.ravel(), gy.ravel()], 1), e).T.reshape(2, *gx.shape)
             for b0, b1, c0, c1 in busy:
                 m = BUSY_MARGIN_MM
                 free &= ~((gu > b0 - m) & (gu < b1 + m) & (gv > c0 - m) & (gv < c1 + m))
@@ -243,13 +244,6 @@ class HandRowMeter:
                     out.drawn_left[e], out.drawn_right[e] = self.u[c], self.u[d - 1] + self.step
                     out.clipped[e] |= d == len(self.u)
         return out
-
-
-def _to_local(edge: int, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Table (x, y) mm -> edge-local (u, v): ``_to_table``'s inverse."""
-    for _ in range(edge % 4):
-        x, y = -y, x
-    return x, y
 
 
 def _colour_distance(lab: np.ndarray, ref: np.ndarray) -> np.ndarray:
