@@ -31,6 +31,7 @@ from vision.reader_options import (
     READER_TURNS,
     add_reader_argument,
     reader_choice,
+    reader_reference,
     reader_turns,
 )
 
@@ -62,10 +63,17 @@ def evaluate_ours(
     zoom: float = 1.0,
     reader=DEFAULT_READER,
     turns: int = READER_TURNS,
+    reference: Path | None = None,
 ):
     from vision.detector import DEFAULT_MODEL, TileDetector
 
-    detector = TileDetector(model or DEFAULT_MODEL, threads=threads, reader_path=reader, reader_turns=turns)
+    detector = TileDetector(
+        model or DEFAULT_MODEL,
+        threads=threads,
+        reader_path=reader,
+        reader_turns=turns,
+        reference_path=reference,
+    )
     widths = [w for s in samples if (w := s.median_tile_width())]
     fallback = float(np.median(widths)) if widths else 32.0
     codes = np.asarray(MODEL_CLASSES, dtype=object)
@@ -145,6 +153,7 @@ def main(argv: list[str] | None = None) -> int:
             zoom=args.zoom,
             reader=reader_choice(args),
             turns=reader_turns(args),
+            reference=reader_reference(args),
         )
     except ModelError as err:
         print(f"evaluate: {err}", file=sys.stderr)

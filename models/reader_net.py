@@ -48,18 +48,21 @@ class _Exported(nn.Module):
         self.net = net
 
     def forward(self, x: torch.Tensor):
-        out = self.net(x)
-        return out[:, :NUM_CLASSES], out[:, NUM_CLASSES:]
+        features = self.net.features(x).mean(dim=(2, 3))
+        out = self.net.head(features)
+        return out[:, :NUM_CLASSES], out[:, NUM_CLASSES:], features
 
 
 def export_reader(net: ReaderNet, path: Path) -> None:
-    """ONNX (opset 17) with a dynamic batch: input ``crops``, outputs ``logits``, ``orient_logits``."""
+    """ONNX (opset 17) with a dynamic batch: input ``crops``, outputs ``logits``, ``orient_logits``
+    and ``features`` (the pooled features the head reads: a tile set's reference compares them,
+    ``vision.tile_reference``)."""
     export_graph(
         net,
         _Exported(net),
         torch.zeros(2, 3, READER_PX, READER_PX),
         path,
         input_names=["crops"],
-        output_names=["logits", "orient_logits"],
-        dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}, "orient_logits": {0: "n"}},
+        output_names=["logits", "orient_logits", "features"],
+        dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}, "orient_logits": {0: "n"}, "features": {0: "n"}},
     )

@@ -16,6 +16,7 @@ from tracker.logs import LogError
 COMMAND_MODULES = (
     "tracker.commands.logs",
     "vision.detect_command",
+    "vision.enroll_command",
     "datasets.commands",
     "rules_check.commands",
     "tracker.commands.analyze",

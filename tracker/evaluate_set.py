@@ -45,6 +45,7 @@ from vision.reader_options import (
     READER_TURNS,
     add_reader_argument,
     reader_choice,
+    reader_reference,
     reader_turns,
 )
 
@@ -347,15 +348,21 @@ def cmd_render(args) -> int:
 
 
 def analysis_key(
-    model: Path | None, oracle: bool, reader: Path | None = DEFAULT_READER, turns: int = READER_TURNS
+    model: Path | None,
+    oracle: bool,
+    reader: Path | None = DEFAULT_READER,
+    turns: int = READER_TURNS,
+    reference: Path | None = None,
 ) -> str:
     """``oracle``, or the detector's md5 and, when ``mjmon analyze`` will use one, the reader's (and
-    its looks at each tile when more than one)."""
+    its looks at each tile when more than one, and the tile set's reference file's md5)."""
     if oracle:
         return "oracle"
     part = f"-reader-{file_md5(reader)[:8]}" if reader is not None and reader.is_file() else ""
     if part and turns != 1:
         part += f"-turns{turns}"
+    if part and reference is not None:
+        part += f"-ref-{file_md5(reference)[:8]}"
     return f"model-{file_md5(model)[:8]}{part}"
 
 
@@ -393,6 +400,7 @@ def analyze_clip(
     cache: Path | None = None,
     reader: Path | None = DEFAULT_READER,
     turns: int = READER_TURNS,
+    reference: Path | None = None,
 ) -> float | None:
     """Analyse one rendered clip unless done (a child process, niced, one thread); wall seconds
     taken, or None when it was done already. A failed analysis keeps what it wrote, marked.
@@ -411,6 +419,8 @@ def analyze_clip(
         elif reader != DEFAULT_READER:
             cmd += ["--reader", str(reader)]
         cmd += ["--reader-turns", str(turns)]
+        if reference is not None:
+            cmd += ["--tiles-ref", str(reference)]
         if cache is not None:
             cmd += ["--detections-cache", str(cache)]
     env = {**os.environ, "OMP_NUM_THREADS": "1", "PYTHONPATH": str(REPO)}
@@ -799,6 +809,7 @@ def analyze_all(
     cache_dir: Path | None = None,
     reader: Path | None = DEFAULT_READER,
     turns: int = READER_TURNS,
+    reference: Path | None = None,
 ) -> None:
     """Analyse the clips not analysed yet, ``jobs`` child processes at a time (each one thread);
     with ``cache_dir``, each clip's detections are kept there as NAME.npz and reused."""
@@ -808,7 +819,7 @@ def analyze_all(
         if oracle:
             ensure_spec(spec, tileset, clip)
         cache = None if cache_dir is None or oracle else cache_dir / f"{spec.name}.npz"
-        return analyze_clip(clip, out, model, oracle, cache, reader, turns)
+        return analyze_clip(clip, out, model, oracle, cache, reader, turns, reference)
 
     with ThreadPoolExecutor(max(1, jobs)) as pool:
         running = {pool.submit(one, *p): p[0].name for p in paths}
@@ -826,8 +837,8 @@ def cmd_score(args) -> int:
         return 2
     plan = Plan.model_validate_json(plan_path.read_text())
     model = None if args.oracle else Path(args.model or REPO / "models" / "tiles.onnx")
-    reader, turns = reader_choice(args), reader_turns(args)
-    key = analysis_key(model, args.oracle, reader, turns)
+    reader, turns, reference = reader_choice(args), reader_turns(args), reader_reference(args)
+    key = analysis_key(model, args.oracle, reader, turns, reference)
     root = setdir / "analysis" / key
     if args.analysis_dir is not None:  # an analysis of this code apart from the cached ones
         root, key = args.analysis_dir, args.analysis_dir.name
@@ -841,8 +852,10 @@ def cmd_score(args) -> int:
     paths = [(spec, setdir / "clips" / spec.name, root / spec.name) for spec in rendered]
     if not args.no_analyze:
         cache = args.cache_detections and not args.oracle
-        cache_dir = setdir / "detections" / analysis_key(model, False, reader, turns) if cache else None
-        analyze_all(paths, plan.tileset, model, args.oracle, args.jobs, cache_dir, reader, turns)
+        cache_dir = (
+            setdir / "detections" / analysis_key(model, False, reader, turns, reference) if cache else None
+        )
+        analyze_all(paths, plan.tileset, model, args.oracle, args.jobs, cache_dir, reader, turns, reference)
     scored = [score_clip(spec, clip, out) for spec, clip, out in paths if out.exists()]
     result = {
         "meta": {
@@ -855,6 +868,9 @@ def cmd_score(args) -> int:
                 f", reader {reader} md5 {file_md5(reader)}, {turns} looks a tile"
                 if reader is not None and reader.is_file()
                 else ""
+            )
+            + (
+                f", tile set reference {reference} md5 {file_md5(reference)}" if reference is not None else ""
             ),
             "clips_planned": len(specs),
             "clips_scored": len(scored),

@@ -42,6 +42,8 @@ def detector_identity(detector) -> str:
         # (named anew when the share of absent faces stopped going to the face-down classes:
         # caches read the earlier way are not used)
         parts.append("absent_faces=" + ",".join(detector.absent_classes))
+    if getattr(detector, "reference", None) is not None:
+        parts.append(f"reference={detector.reference.digest()} weight={detector.reference_weight}")
     return " ".join(parts)
 
 

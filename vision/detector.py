@@ -16,9 +16,11 @@ import numpy as np
 
 from models.spec import ANGLES, NATIVE_TILE_PX, STRIDE
 from tracker.tiles import BACK, STANDING, class_id
+from vision.detection_cache import file_md5
 from vision.detections import TileDetections
 from vision.reader import TileReader
 from vision.reader_options import DEFAULT_READER, READER_TURNS
+from vision.tile_reference import ReferenceError, TileReference
 
 DEFAULT_MODEL = Path(__file__).resolve().parents[1] / "models" / "tiles.onnx"
 _FACE_DOWN = np.array([class_id(BACK), class_id(STANDING)])
@@ -33,6 +35,10 @@ def first_line(err: BaseException) -> str:
     return text.splitlines()[0] if text else type(err).__name__
 
 
+# how far a tile set's reference outweighs the net and reader's reading (``vision.tile_reference``)
+REFERENCE_WEIGHT = 0.75
+
+
 class ModelError(Exception):
     """The model file is missing or cannot be loaded; the message names the file."""
 
@@ -45,7 +51,9 @@ class TileDetector:
     net's classes alone. ``reader_turns``: how many quarter-turned looks the reader takes at each
     tile (``TileReader``). ``absent_classes``: faces the game's tile set has none of (the bonus
     tiles under Japanese rules, red fives under MCR); a tile is never read as one, its class is
-    the likeliest of the others (probabilities renormalised over them).
+    the likeliest of the others (probabilities renormalised over them). ``reference_path``: the tile
+    set's own tiles (``vision.tile_reference``, made with this reader and its looks); a face-up
+    tile's class then leans on which reference tiles it is most alike, with ``reference_weight``.
     """
 
     def __init__(
@@ -57,6 +65,8 @@ class TileDetector:
         reader_weight: float = 0.5,
         reader_turns: int = READER_TURNS,
         absent_classes: tuple[str, ...] = (),
+        reference_path: str | Path | None = None,
+        reference_weight: float = REFERENCE_WEIGHT,
     ) -> None:
         self.model_path = Path(model_path)
         self.absent_classes = tuple(absent_classes)
@@ -73,6 +83,9 @@ class TileDetector:
         )
         self.reader = TileReader(reader_path, threads, reader_turns) if use_reader else None
         self.reader_weight = reader_weight
+        self.reference_path = None if reference_path is None else Path(reference_path)
+        self.reference = None if reference_path is None else load_reference(self.reference_path, self.reader)
+        self.reference_weight = reference_weight
 
     def prepare(self, image: np.ndarray, tile_px: float) -> tuple[np.ndarray, float]:
         return net_input(image, tile_px)
@@ -104,11 +117,20 @@ class TileDetector:
             return found
         # the reader's quarter turn is not used: on unseen art it was right less often than the
         # net's (face-up orientation 0.914 vs 0.969 on the default-art clips, models/README.md)
-        _, reader_probs, _ = self.reader.read(image, found.boxes[up])
+        if self.reference is None:
+            _, reader_probs, _ = self.reader.read(image, found.boxes[up])
+        else:
+            reading = self.reader.read_full(image, found.boxes[up])
+            reader_probs = reading.probs
         w = self.reader_weight
         log_p = (1 - w) * np.log(net_probs[up] + 1e-6) + w * np.log(reader_probs + 1e-6)
         log_p[:, _FACE_DOWN] = -np.inf  # the net found a face here; which face is the question
         log_p[:, self._absent] = -np.inf
+        if self.reference is not None:
+            faces = np.flatnonzero(np.isfinite(log_p[0]))
+            r = self.reference_weight
+            like = self.reference.log_probs(reading.features, faces)
+            log_p[:, faces] = (1 - r) * log_p[:, faces] + r * like[:, faces]
         p = np.exp(log_p - log_p.max(axis=1, keepdims=True))
         p /= p.sum(axis=1, keepdims=True)
         ids, second = _two_best(p)
@@ -125,6 +147,31 @@ class TileDetector:
             runner_up=runner_up,
             runner_up_confidence=runner_up_conf,
         )
+
+
+def load_reference(path: Path, reader: TileReader | None) -> TileReference:
+    """The tile reference at ``path``; ModelError (one line naming the file) when it cannot be
+    read or was not made by ``reader``'s file with its looks."""
+    try:
+        reference = TileReference.load(path)
+    except ReferenceError as err:
+        raise ModelError(str(err)) from None
+    if reader is None:
+        raise ModelError(
+            f"{path}: a tile reference needs the tile reader (it compares the reader's features)"
+        )
+    if not reader.has_features:
+        raise ModelError(
+            f"{reader.model_path} has no features output: python -m models.reader_features "
+            f"{reader.model_path} {reader.model_path}"
+        )
+    md5 = file_md5(reader.model_path)
+    if reference.reader_md5 != md5 or reference.turns != reader.turns:
+        raise ModelError(
+            f"{path}: made with reader md5 {reference.reader_md5[:8]} and {reference.turns} looks, "
+            f"not {md5[:8]} and {reader.turns}: enrol the tile set again (mjmon enroll)"
+        )
+    return reference
 
 
 def load_session(model_path: Path, threads: int):

@@ -10,12 +10,22 @@ crops are cut by one vectorised ``cv2.remap`` for all tiles, not a loop.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import NamedTuple
 
 import cv2
 import numpy as np
 
 from models.spec import READER_MARGIN, READER_PX
 from vision.reader_options import DEFAULT_READER
+
+
+class Reading(NamedTuple):
+    """One ``TileReader.read_full``: class ids, class probabilities, quarter turns, features."""
+
+    class_ids: np.ndarray
+    probs: np.ndarray
+    quarter: np.ndarray | None
+    features: np.ndarray | None
 
 
 def crop_tiles(
@@ -70,18 +80,36 @@ class TileReader:
         self.turns = turns
         self.session = load_session(self.model_path, threads)
         self.input_name = self.session.get_inputs()[0].name
+        self.outputs = [o.name for o in self.session.get_outputs()]
+
+    @property
+    def has_features(self) -> bool:
+        """Whether the model outputs its pooled ``features`` (``models.reader_features``)."""
+        return "features" in self.outputs
 
     def read(self, image: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
         """(class ids (N,) int64 into MODEL_CLASSES, class probabilities (N, C) float32, quarter
         turns (N,) int64 counterclockwise, or None from a reader model without orientation)."""
+        return self.read_full(image, boxes)[:3]
+
+    def read_full(self, image: np.ndarray, boxes: np.ndarray) -> Reading:
+        """``read``'s answers and, from a model with them, each tile's ``features``: the sum of
+        its looks' pooled features (N, D) float32 (None from a model without them)."""
         if not len(boxes):
-            return np.zeros(0, np.int64), np.zeros((0, 0), np.float32), np.zeros(0, np.int64)
+            return Reading(np.zeros(0, np.int64), np.zeros((0, 0), np.float32), np.zeros(0, np.int64), None)
         n = len(boxes)
         crops = turned(crop_tiles(image, boxes), self.turns)
-        logits, *orient = self.session.run(None, {self.input_name: to_input(crops)})
+        out = dict(zip(self.outputs, self.session.run(None, {self.input_name: to_input(crops)})))
+        logits = out.get("logits", out[self.outputs[0]])
         z = logits - logits.max(axis=1, keepdims=True)
         log_p = (z - np.log(np.exp(z).sum(axis=1, keepdims=True))).reshape(self.turns, n, -1).mean(axis=0)
         p = np.exp(log_p - log_p.max(axis=1, keepdims=True))
         p /= p.sum(axis=1, keepdims=True)
-        quarter = orient[0][:n].argmax(axis=1).astype(np.int64) if orient else None  # (the first look's)
-        return p.argmax(axis=1).astype(np.int64), p.astype(np.float32), quarter
+        orient = out.get("orient_logits")
+        quarter = (
+            orient[:n].argmax(axis=1).astype(np.int64) if orient is not None else None
+        )  # (the first look's)
+        features = out.get("features")
+        if features is not None:
+            features = features.reshape(self.turns, n, -1).sum(axis=0).astype(np.float32)
+        return Reading(p.argmax(axis=1).astype(np.int64), p.astype(np.float32), quarter, features)

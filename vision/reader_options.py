@@ -24,6 +24,27 @@ def add_reader_argument(parser) -> None:
         default=READER_TURNS,
         help=f"looks the reader takes at each tile, turned by quarter turns (default {READER_TURNS})",
     )
+    parser.add_argument(
+        "--tiles-ref",
+        type=Path,
+        metavar="FILE",
+        help="the tile set's reference from mjmon enroll: tiles are read by likeness to it too",
+    )
+
+
+def reader_kwargs(args) -> dict:
+    """TileDetector's ``reader_path``, ``reader_turns`` and ``reference_path`` from parsed
+    ``add_reader_argument`` options."""
+    return {
+        "reader_path": reader_choice(args),
+        "reader_turns": args.reader_turns,
+        "reference_path": args.tiles_ref,
+    }
+
+
+def reader_reference(args) -> Path | None:
+    """The ``reference_path`` for TileDetector from parsed ``add_reader_argument`` options."""
+    return args.tiles_ref
 
 
 def reader_choice(args) -> Path | None:

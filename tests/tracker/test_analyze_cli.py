@@ -147,7 +147,9 @@ def test_cut_video_writes_what_it_saw_then_fails_in_one_line(tmp_path, capsys, m
     cut = tmp_path / "cut.mp4"
     cut.write_bytes(whole.read_bytes()[: int(whole.stat().st_size * 0.4)])
 
-    monkeypatch.setattr(analyze, "_load_detector", lambda model, reader=None, turns=1, rules=None: _NoTiles())
+    monkeypatch.setattr(
+        analyze, "_load_detector", lambda model, reader=None, turns=1, rules=None, reference=None: _NoTiles()
+    )
     monkeypatch.setattr("vision.detection_cache.detector_identity", lambda detector: "no tiles")
     out = tmp_path / "out"
     # a detections cache that cannot be written (a directory) is one line, and loses nothing

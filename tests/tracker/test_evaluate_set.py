@@ -87,7 +87,7 @@ def test_analyze_all_runs_every_clip_once_across_jobs(monkeypatch, tmp_path):
 
     seen, specs_written, readers, lock = [], [], [], threading.Lock()
 
-    def fake_analyze(clip, out, model, oracle, cache=None, reader=es.DEFAULT_READER, turns=1):
+    def fake_analyze(clip, out, model, oracle, cache=None, reader=es.DEFAULT_READER, turns=1, reference=None):
         with lock:
             seen.append((clip.name, out.name, model, oracle, cache))
             readers.append(reader)
@@ -129,7 +129,9 @@ def test_analyze_clip_names_the_reader_unless_it_is_the_bundled_one(monkeypatch,
     for n, reader in enumerate((es.DEFAULT_READER, None, Path("r.onnx"))):
         es.analyze_clip(tmp_path / "clip", tmp_path / f"out{n}", Path("m.onnx"), False, reader=reader)
     es.analyze_clip(tmp_path / "clip", tmp_path / "out9", Path("m.onnx"), False, turns=4)
-    default, none, named, four = commands
+    es.analyze_clip(tmp_path / "clip", tmp_path / "out10", Path("m.onnx"), False, reference=Path("set.npz"))
+    default, none, named, four, referenced = commands
+    assert "--tiles-ref" not in default and referenced[referenced.index("--tiles-ref") + 1] == "set.npz"
     assert "--reader" not in default and "--no-reader" not in default
     assert default[default.index("--reader-turns") + 1] == str(es.READER_TURNS)
     assert four[four.index("--reader-turns") + 1] == "4"
@@ -149,6 +151,10 @@ def test_the_analysis_key_names_the_reader_used(tmp_path):
     assert es.analysis_key(model, False, reader, turns=4) == key + "-turns4"
     assert es.analysis_key(model, False, None, turns=4) == f"model-{es.file_md5(model)[:8]}"
     assert es.analysis_key(model, True, reader) == "oracle"
+    ref = tmp_path / "set.npz"
+    ref.write_bytes(b"reference")
+    # a tile set's reference reads other classes: another key
+    assert es.analysis_key(model, False, reader, 1, ref) == key + f"-ref-{es.file_md5(ref)[:8]}"
 
 
 def test_score_analyses_into_and_scores_a_named_directory(monkeypatch, tmp_path):

@@ -115,3 +115,24 @@ def test_the_identity_names_the_faces_never_read():
     every = detector_identity(TileDetector())
     no_bonus = detector_identity(TileDetector(absent_classes=("flower1", "season1")))
     assert no_bonus == every + " absent_faces=flower1,season1"  # caches made reading every face stay valid
+
+
+@pytest.mark.skipif(not DEFAULT_MODEL.is_file(), reason=f"{DEFAULT_MODEL} not built yet")
+def test_the_identity_names_the_tile_sets_reference(tmp_path):
+    import numpy as np
+
+    from tracker.tiles import class_id
+    from vision.detection_cache import file_md5
+    from vision.reader import DEFAULT_READER
+    from vision.tile_reference import TileReference
+
+    ref = TileReference(
+        np.eye(2, 128, dtype=np.float32),
+        np.array([class_id("1s"), class_id("S")]),
+        file_md5(DEFAULT_READER),
+        2,
+    )
+    ref.save(tmp_path / "ref.npz")
+    plain = detector_identity(TileDetector())
+    referenced = detector_identity(TileDetector(reference_path=tmp_path / "ref.npz"))
+    assert referenced == plain + f" reference={ref.digest()} weight=0.75"

@@ -63,7 +63,7 @@ def test_the_reader_averages_its_looks_at_each_tile():
     image[:3, :3] = 255  # a mark that only the first look sees at the crop's top left
     boxes = np.array([[0, 0, 16, 16], [20, 20, 36, 36]], np.float32)
     reader = TileReader.__new__(TileReader)  # (no model file: the session stands in for the net)
-    reader.session, reader.input_name = _MarkSession(), "x"
+    reader.session, reader.input_name, reader.outputs = _MarkSession(), "x", ["logits"]
     reader.turns = 1
     ids, probs, turns = reader.read(image, boxes)
     assert [class_id("1m"), class_id("9p")] == ids.tolist() and turns is None

@@ -10,6 +10,7 @@ from vision.reader_options import (
     READER_TURNS,
     add_reader_argument,
     reader_choice,
+    reader_reference,
     reader_turns,
 )
 
@@ -21,10 +22,12 @@ def _load_detector(
     reader: Path | None = DEFAULT_READER,
     turns: int = READER_TURNS,
     rules: str | None = None,
+    reference: Path | None = None,
 ):
     """``reader``: the tile reader's file, None for the net alone (``--reader`` / ``--no-reader``);
     ``turns``: its looks at each tile (``--reader-turns``); ``rules``: the ruleset whose tile set
-    is on the table: faces it has none of are never read (``TableRules.absent_tiles``; None: any)."""
+    is on the table: faces it has none of are never read (``TableRules.absent_tiles``; None: any);
+    ``reference``: the tile set's reference file (``--tiles-ref``, ``vision.tile_reference``)."""
     from tracker.commands import CommandError
     from tracker.table.layout import RULES_BY_NAME
     from vision.detector import DEFAULT_MODEL, ModelError, TileDetector
@@ -32,9 +35,21 @@ def _load_detector(
     path = Path(model) if model else DEFAULT_MODEL
     try:
         absent = RULES_BY_NAME[rules].absent_tiles if rules else ()
-        return TileDetector(path, threads=1, reader_path=reader, reader_turns=turns, absent_classes=absent)
+        return TileDetector(
+            path,
+            threads=1,
+            reader_path=reader,
+            reader_turns=turns,
+            absent_classes=absent,
+            reference_path=reference,
+        )
     except ModelError as err:
-        hint = "pass --no-reader" if reader is not None and str(reader) in str(err) else "pass --model FILE"
+        if reference is not None and str(reference) in str(err):
+            hint = "pass another --tiles-ref FILE, or none"
+        elif reader is not None and str(reader) in str(err):
+            hint = "pass --no-reader"
+        else:
+            hint = "pass --model FILE"
         raise CommandError(f"{err} ({hint})") from None
 
 
@@ -57,6 +72,7 @@ def run_analyze(
     detections_cache: str | None = None,
     reader: Path | None = DEFAULT_READER,
     turns: int = READER_TURNS,
+    reference: Path | None = None,
 ) -> int:
     from tracker.commands import CommandError
     from tracker.run import analyze_video, summary_text, write_outputs
@@ -70,7 +86,7 @@ def run_analyze(
     out_dir = Path(out)
     _check_writable(out_dir)  # before the long work, not after it
     calibration = _calibration(video_path, calib)
-    detector = _load_detector(model, reader, turns, rules)
+    detector = _load_detector(model, reader, turns, rules, reference)
     if detections_cache:
         from vision.detection_cache import CachedDetector, detector_identity
 
@@ -151,6 +167,7 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
         args.detections_cache,
         reader_choice(args),
         reader_turns(args),
+        reader_reference(args),
     )
 
 
@@ -163,6 +180,7 @@ def _cmd_demo(args: argparse.Namespace) -> int:
         args.model,
         reader=reader_choice(args),
         turns=reader_turns(args),
+        reference=reader_reference(args),
     )
 
 
@@ -177,7 +195,13 @@ def _cmd_calibrate(args: argparse.Namespace) -> int:
     edge = None
     if args.find_dealer:
         edge = _first_discard_edge(
-            args.source, calibration, args.model, args.scan_seconds, reader_choice(args), reader_turns(args)
+            args.source,
+            calibration,
+            args.model,
+            args.scan_seconds,
+            reader_choice(args),
+            reader_turns(args),
+            reader_reference(args),
         )
         if edge is not None:
             calibration = calibration.model_copy(update={"seat0_edge": EDGES[edge]})
@@ -200,13 +224,14 @@ def _first_discard_edge(
     seconds: float,
     reader: Path | None = DEFAULT_READER,
     turns: int = READER_TURNS,
+    reference: Path | None = None,
 ) -> int | None:
     """Watch the start of the video until the first discard lands: its edge is seat 0's."""
     from tracker.tracker import TableTracker, TrackerConfig
     from vision.video import VideoSource
 
     config = TrackerConfig()
-    tracker = TableTracker(calibration, _load_detector(model, reader, turns, config.rules), config)
+    tracker = TableTracker(calibration, _load_detector(model, reader, turns, config.rules, reference), config)
     video = VideoSource(source)
     limit = int(seconds * video.info.fps)
     for frame, t, image in video:
