@@ -50,7 +50,11 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as err:  # onnx raises many types for a file it cannot read
         print(f"reader_features: {args.model}: {first_line(err)}", file=sys.stderr)
         return 2
-    onnx.save(model, str(args.out))
+    try:
+        onnx.save(model, str(args.out))
+    except OSError as err:
+        print(f"reader_features: cannot write {args.out}: {err.strerror or err}", file=sys.stderr)
+        return 2
     print(f"wrote {args.out}" + ("" if added else " (it had the output already)"))
     return 0
 

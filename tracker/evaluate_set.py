@@ -361,7 +361,7 @@ def analysis_key(
     part = f"-reader-{file_md5(reader)[:8]}" if reader is not None and reader.is_file() else ""
     if part and turns != 1:
         part += f"-turns{turns}"
-    if part and reference is not None:
+    if reference is not None:  # (even without a reader: its analyses fail, under their own key)
         part += f"-ref-{file_md5(reference)[:8]}"
     return f"model-{file_md5(model)[:8]}{part}"
 
@@ -420,7 +420,7 @@ def analyze_clip(
             cmd += ["--reader", str(reader)]
         cmd += ["--reader-turns", str(turns)]
         if reference is not None:
-            cmd += ["--tiles-ref", str(reference)]
+            cmd += ["--tiles-ref", str(reference.resolve())]  # (the child runs in the repository)
         if cache is not None:
             cmd += ["--detections-cache", str(cache)]
     env = {**os.environ, "OMP_NUM_THREADS": "1", "PYTHONPATH": str(REPO)}
@@ -838,6 +838,9 @@ def cmd_score(args) -> int:
     plan = Plan.model_validate_json(plan_path.read_text())
     model = None if args.oracle else Path(args.model or REPO / "models" / "tiles.onnx")
     reader, turns, reference = reader_choice(args), reader_turns(args), reader_reference(args)
+    if reference is not None and not args.oracle and not reference.is_file():
+        _log(f"evaluate_set: tile reference not found: {reference}")
+        return 2
     key = analysis_key(model, args.oracle, reader, turns, reference)
     root = setdir / "analysis" / key
     if args.analysis_dir is not None:  # an analysis of this code apart from the cached ones

@@ -39,6 +39,7 @@ def run(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
     from models.data import load_any
+    from tracker.tiles import BACK, STANDING, class_id
     from vision.detection_cache import file_md5
     from vision.detector import ModelError
     from vision.reader import TileReader
@@ -60,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
             raise CommandError(f"{spec}: cannot read labels: {err}") from None
     features, classes = [], []
     for sample in tqdm(samples, desc="enroll", unit="image", file=sys.stderr):
-        up = sample.face_up
+        up = sample.face_up & ~np.isin(sample.classes, [class_id(BACK), class_id(STANDING)])
         if not up.any():
             continue
         try:

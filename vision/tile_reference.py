@@ -89,14 +89,16 @@ class TileReference:
         return z - (top + np.log(np.exp(z - top).sum(axis=1, keepdims=True)))
 
     def save(self, path: str | Path) -> None:
-        np.savez_compressed(
-            Path(path),
-            format=np.int64(FORMAT),
-            features=self.features.astype(np.float32),
-            classes=np.array([MODEL_CLASSES[i] for i in self.class_ids]),
-            reader_md5=np.array(self.reader_md5),
-            turns=np.int64(self.turns),
-        )
+        # (through an open file: given a path, numpy appends .npz to a name without it)
+        with open(path, "wb") as out:
+            np.savez_compressed(
+                out,
+                format=np.int64(FORMAT),
+                features=self.features.astype(np.float32),
+                classes=np.array([MODEL_CLASSES[i] for i in self.class_ids]),
+                reader_md5=np.array(self.reader_md5),
+                turns=np.int64(self.turns),
+            )
 
     @classmethod
     def load(cls, path: str | Path) -> TileReference:
@@ -117,7 +119,7 @@ class TileReference:
                 return cls(unit_rows(f["features"]), ids, str(f["reader_md5"]), int(f["turns"]))
         except ReferenceError:
             raise
-        except (OSError, KeyError, ValueError, zipfile.BadZipFile, EOFError) as err:
+        except (OSError, KeyError, ValueError, TypeError, zipfile.BadZipFile, EOFError) as err:
             raise ReferenceError(f"{path}: not a tile reference ({err})") from None
 
     def digest(self) -> str:

@@ -56,3 +56,11 @@ def test_a_graph_without_a_reader_head_is_refused_and_the_command_fails_in_one_l
     assert main([str(tmp_path / "junk.onnx"), str(tmp_path / "out.onnx")]) == 2
     err = capsys.readouterr().err
     assert "junk.onnx" in err and err.strip().count("\n") == 0 and not (tmp_path / "out.onnx").exists()
+
+
+@needs_reader
+def test_an_unwritable_out_is_one_line(tmp_path, capsys):
+    """onnx.save's OSError was outside the try: a traceback."""
+    assert main([str(DEFAULT_READER), str(tmp_path / "no" / "such" / "dir" / "r.onnx")]) == 2
+    err = capsys.readouterr().err
+    assert "r.onnx" in err and err.strip().count("\n") == 0

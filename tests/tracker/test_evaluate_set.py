@@ -131,7 +131,9 @@ def test_analyze_clip_names_the_reader_unless_it_is_the_bundled_one(monkeypatch,
     es.analyze_clip(tmp_path / "clip", tmp_path / "out9", Path("m.onnx"), False, turns=4)
     es.analyze_clip(tmp_path / "clip", tmp_path / "out10", Path("m.onnx"), False, reference=Path("set.npz"))
     default, none, named, four, referenced = commands
-    assert "--tiles-ref" not in default and referenced[referenced.index("--tiles-ref") + 1] == "set.npz"
+    assert "--tiles-ref" not in default and referenced[referenced.index("--tiles-ref") + 1] == str(
+        Path("set.npz").resolve()
+    )
     assert "--reader" not in default and "--no-reader" not in default
     assert default[default.index("--reader-turns") + 1] == str(es.READER_TURNS)
     assert four[four.index("--reader-turns") + 1] == "4"
@@ -276,3 +278,42 @@ def test_quick_and_clips_are_alternatives(tmp_path, capsys):
             es.main([command, str(tmp_path), "--quick", "--clips", "c0"])
         assert stop.value.code == 2
         assert "not allowed with argument" in capsys.readouterr().err
+
+
+def test_a_reference_without_a_reader_gets_its_own_analysis_key(tmp_path):
+    """analysis_key named the reference only after the reader: `score --no-reader --tiles-ref R`
+    (every analysis FAILED: a reference needs the reader) wrote its FAILED clips under the plain
+    --no-reader key, and a later `score --no-reader` skipped them as done."""
+    import tracker.evaluate_set as es
+
+    model, ref = tmp_path / "m.onnx", tmp_path / "set.npz"
+    model.write_bytes(b"net")
+    ref.write_bytes(b"reference")
+    assert es.analysis_key(model, False, None, 2, ref) != es.analysis_key(model, False, None, 2)
+    missing_reader = tmp_path / "no-such-reader.onnx"
+    assert es.analysis_key(model, False, missing_reader, 2, ref) != es.analysis_key(
+        model, False, missing_reader, 2
+    )
+
+
+def test_score_with_a_missing_reference_fails_in_one_line(tmp_path, capsys):
+    """file_md5(reference) raised FileNotFoundError out of cmd_score: a traceback."""
+    import tracker.evaluate_set as es
+
+    setdir = tmp_path / "set"
+    setdir.mkdir()
+    spec = es.ClipSpec(name="c0", log="x", camera="low", seed=0, size=(64, 36), pace=1.0)
+    (setdir / "plan.json").write_text(es.Plan(tileset="art", clips=[spec]).model_dump_json())
+    model = tmp_path / "m.onnx"
+    model.write_bytes(b"net")
+    argv = [
+        "score",
+        str(setdir),
+        "--model",
+        str(model),
+        "--no-analyze",
+        "--tiles-ref",
+        str(tmp_path / "nope.npz"),
+    ]
+    assert es.main(argv) == 2
+    assert "nope.npz" in capsys.readouterr().err

@@ -135,3 +135,22 @@ def test_the_reread_leans_on_the_reference_where_the_reader_is_fooled(tmp_path):
     assert MODEL_CLASSES[out.runner_up[0]] == "S"  # the reader's answer stays its runner-up
     det.reference_weight = 0.0
     assert det._reread(np.zeros((20, 40, 3), np.uint8), found, probs).codes.tolist() == ["S", "S"]
+
+
+def test_a_reference_is_saved_at_the_path_it_is_given(tmp_path):
+    """np.savez_compressed appends .npz to a path without it: `enroll --out tiles.ref` wrote
+    tiles.ref.npz, printed '-> tiles.ref', and `--tiles-ref tiles.ref` then said 'not found'."""
+    _reference(**{"1s": [[1, 0]], "S": [[0, 1]]}).save(tmp_path / "tiles.ref")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["tiles.ref"]
+    assert TileReference.load(tmp_path / "tiles.ref").classes == ["1s", "S"]
+
+
+def test_a_file_that_is_not_a_reference_is_a_reference_error(tmp_path):
+    """A .npy file (np.load gives an array, no context manager) or a non-scalar field raised
+    TypeError, which no command catches: a traceback instead of one line."""
+    np.save(tmp_path / "features.npy", np.zeros((3, 128), np.float32))
+    with pytest.raises(ReferenceError, match="features.npy"):
+        TileReference.load(tmp_path / "features.npy")
+    np.savez(tmp_path / "odd.npz", format=np.array([1, 2]))
+    with pytest.raises(ReferenceError, match="odd.npz"):
+        TileReference.load(tmp_path / "odd.npz")

@@ -44,7 +44,7 @@ def _load_detector(
             reference_path=reference,
         )
     except ModelError as err:
-        if reference is not None and str(reference) in str(err):
+        if reference is not None and (str(reference) in str(err) or "features output" in str(err)):
             hint = "pass another --tiles-ref FILE, or none"
         elif reader is not None and str(reader) in str(err):
             hint = "pass --no-reader"
