@@ -1,78 +1,137 @@
-"""``mjmon enroll LABELLED... --out FILE``: a tile set's reference, from labelled images of it.
+"""``mjmon enroll [LABELLED...] [--tileset DIR] --out FILE``: a tile set's reference.
 
-LABELLED is a ``mjmon stills`` folder, a COCO ``.json`` or a YOLO folder (``models.data.load_any``):
-photos of the venue's tiles with their boxes and codes, or stills rendered with its face art
-(``mjmon stills --tileset DIR``). Pass the file to ``mjmon analyze --tiles-ref FILE``.
+From labelled images of the set (LABELLED: a ``mjmon stills`` folder, a COCO ``.json`` or a YOLO
+folder, ``models.data.load_any``), or from its face art (``--tileset DIR``: one picture a face,
+named by code, as ``mjmon synth`` takes them, e.g. photographs of the venue's tiles), drawn on
+rendered tables (``--stills N`` of them, as ``mjmon stills`` draws them). Pass the file to
+``mjmon analyze --tiles-ref FILE``.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 from tracker.commands import CommandError
 from vision.reader_options import DEFAULT_READER, READER_TURNS
 
 PER_CLASS = 60  # reference tiles kept per face class
+STILLS = 300  # rendered tables for --tileset: about 100 face-up tiles of each face, of all sizes and turns
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "enroll",
-        help="make a tile set's reference from labelled images of it",
+        help="make a tile set's reference from labelled images or face art of it",
         description=__doc__.splitlines()[0].split(": ", 1)[1],
     )
-    p.add_argument("labelled", nargs="+", type=Path, metavar="LABELLED")
+    p.add_argument("labelled", nargs="*", type=Path, metavar="LABELLED")
+    p.add_argument("--tileset", type=Path, metavar="DIR", help="the set's face art, drawn on rendered tables")
+    p.add_argument(
+        "--stills", type=int, default=STILLS, help=f"tables rendered with --tileset (default {STILLS})"
+    )
     p.add_argument("--out", required=True, type=Path, metavar="FILE")
     p.add_argument(
         "--per-class", type=int, default=PER_CLASS, help=f"tiles kept a class (default {PER_CLASS})"
     )
-    p.add_argument("--seed", type=int, default=0, help="which tiles are kept where a class has more")
+    p.add_argument("--seed", type=int, default=0, help="the rendered tables, and which tiles are kept")
     p.add_argument("--reader", type=Path, default=DEFAULT_READER, help="tile reader model (default: bundled)")
     p.add_argument("--reader-turns", type=int, choices=(1, 2, 4), default=READER_TURNS)
     p.set_defaults(func=run)
+
+
+def load_labelled(specs: list[Path]) -> list:
+    """The labelled images (``models.data.Sample``) of every spec; CommandError naming a bad one."""
+    from models.data import load_any
+
+    samples = []
+    for spec in specs:
+        try:
+            samples += load_any(spec)
+        except (OSError, ValueError, KeyError) as err:
+            raise CommandError(f"{spec}: cannot read labels: {err}") from None
+    return samples
+
+
+def labelled_tiles(samples: list) -> Iterator[tuple]:
+    """(image, boxes (N, 4), class ids (N,)) of each labelled image's face-up tiles."""
+    import numpy as np
+
+    from tracker.tiles import BACK, STANDING, class_id
+
+    for sample in samples:
+        # (a face-down class marked face up by a label file is no face)
+        up = sample.face_up & ~np.isin(sample.classes, [class_id(BACK), class_id(STANDING)])
+        if up.any():
+            try:
+                image = sample.load_image()
+            except OSError as err:
+                raise CommandError(str(err)) from None
+            yield image, sample.boxes[up], sample.classes[up]
+
+
+def rendered_tiles(tileset: Path, count: int, seed: int) -> Iterator[tuple]:
+    """(image, boxes, class ids) of the face-up tiles on ``count`` tables drawn with ``tileset``."""
+    import numpy as np
+
+    from datasets.stills import StillMaker
+    from datasets.tileset import TilesetError, load_tileset
+    from tracker.logs import load_log
+    from tracker.tiles import class_id
+
+    sample = Path(__file__).resolve().parents[1] / "tracker" / "samples" / "jansou-mleague-hanchan.mjai.jsonl"
+    try:  # (now, not when the first table is asked for: a bad art folder is one line)
+        maker = StillMaker([load_log(sample)], [load_tileset(tileset)], seed=seed)
+    except (TilesetError, ValueError) as err:
+        raise CommandError(str(err)) from None
+
+    def tables() -> Iterator[tuple]:
+        for _ in range(count):
+            image, labels = maker.make()
+            up = [t for t in labels if t["face_up"]]
+            if up:
+                boxes = np.array([t["box"] for t in up], np.float32)
+                yield image, boxes, np.array([class_id(t["code"]) for t in up], np.int64)
+
+    return tables()
 
 
 def run(args: argparse.Namespace) -> int:
     import numpy as np
     from tqdm import tqdm
 
-    from models.data import load_any
-    from tracker.tiles import BACK, STANDING, class_id
     from vision.detection_cache import file_md5
     from vision.detector import ModelError
     from vision.reader import TileReader
     from vision.tile_reference import TileReference, choose, unit_rows
 
-    if args.per_class < 1:
-        raise CommandError(f"--per-class must be at least 1, got {args.per_class}")
+    if not args.labelled and args.tileset is None:
+        raise CommandError("enroll needs labelled images (LABELLED...) or the set's face art (--tileset DIR)")
+    if args.per_class < 1 or args.stills < 1:
+        raise CommandError(
+            f"--per-class and --stills must be at least 1, got {args.per_class}, {args.stills}"
+        )
     try:
         reader = TileReader(args.reader, turns=args.reader_turns)
     except ModelError as err:
         raise CommandError(str(err)) from None
     if not reader.has_features:
         raise CommandError(f"{args.reader} has no features output: python -m models.reader_features IN OUT")
-    samples = []
-    for spec in args.labelled:
-        try:
-            samples += load_any(spec)
-        except (OSError, ValueError, KeyError) as err:
-            raise CommandError(f"{spec}: cannot read labels: {err}") from None
-    features, classes = [], []
-    for sample in tqdm(samples, desc="enroll", unit="image", file=sys.stderr):
-        up = sample.face_up & ~np.isin(sample.classes, [class_id(BACK), class_id(STANDING)])
-        if not up.any():
-            continue
-        try:
-            image = sample.load_image()
-        except OSError as err:
-            raise CommandError(str(err)) from None
-        reading = reader.read_full(image, sample.boxes[up])
-        features.append(reading.features)
-        classes.append(sample.classes[up])
+    samples = load_labelled(args.labelled)  # (before any progress bar: a bad file is one line)
+    sources = [(labelled_tiles(samples), len(samples))] if samples else []
+    if args.tileset is not None:
+        sources.append((rendered_tiles(args.tileset, args.stills, args.seed), args.stills))
+    features, classes, images = [], [], 0
+    for source, total in sources:
+        for image, boxes, ids in tqdm(source, total=total, desc="enroll", unit="image", file=sys.stderr):
+            features.append(reader.read_full(image, boxes).features)
+            classes.append(ids)
+            images += 1
     if not features:
-        raise CommandError("no face-up labelled tiles in " + ", ".join(map(str, args.labelled)))
+        named = [*map(str, args.labelled), *([str(args.tileset)] if args.tileset else [])]
+        raise CommandError("no face-up labelled tiles in " + ", ".join(named))
     features, classes = np.concatenate(features), np.concatenate(classes).astype(np.int64)
     keep = choose(classes, args.per_class, np.random.default_rng(args.seed))
     reference = TileReference(
@@ -84,7 +143,7 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError(f"cannot write {args.out}: {err.strerror or err}") from None
     missing = reference.missing()
     print(
-        f"{len(keep)} reference tiles of {len(reference.classes)} faces from {len(samples)} image(s)"
+        f"{len(keep)} reference tiles of {len(reference.classes)} faces from {images} image(s)"
         f" -> {args.out}"
         + (f"; no tile of {', '.join(missing)}: never read with this reference" if missing else "")
     )

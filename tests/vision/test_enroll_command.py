@@ -132,3 +132,19 @@ def test_a_reader_without_features_is_not_answered_with_pass_no_reader(tmp_path)
         _load_detector(None, old, 2, None, tmp_path / "ref.npz")
     assert "no features output" in str(err.value)
     assert "pass --no-reader" not in str(err.value)
+
+
+@needs_models
+def test_a_tile_sets_art_is_enrolled_on_rendered_tables(tmp_path):
+    from tests.conftest import REPO
+
+    ref = tmp_path / "ref.npz"
+    art = REPO / "datasets" / "art" / "default"
+    done = run_cli("enroll", "--tileset", str(art), "--stills", "4", "--seed", "3", "--out", str(ref))
+    assert done.returncode == 0, done.stderr
+    reference = TileReference.load(ref)
+    assert len(reference.classes) >= 10 and all(c not in (BACK, "standing") for c in reference.classes)
+    assert "from 4 image(s)" in done.stdout or "from 3 image(s)" in done.stdout
+    _one_line_error(run_cli("enroll", "--out", str(ref)), "--tileset")
+    _one_line_error(run_cli("enroll", "--tileset", str(tmp_path / "no-art"), "--out", str(ref)), "no-art")
+    _one_line_error(run_cli("enroll", "--tileset", str(art), "--stills", "0", "--out", str(ref)), "--stills")
