@@ -26,7 +26,7 @@ import numpy as np
 
 from models.evaluate import PEER_RUNNER
 from tracker.figures import measured_on
-from vision.reader_options import add_reader_argument, reader_kwargs
+from vision.reader_options import add_reader_argument, reader_options
 
 SAMPLE_CLIP = Path(__file__).resolve().parents[1] / "tracker" / "samples" / "demo-kyoku" / "video.mp4"
 SAMPLE_FRAME = 2400  # late in the kyoku: full rivers, three melds, a riichi stick
@@ -68,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
         detector = TileDetector(
             args.model or DEFAULT_MODEL,
             threads=2,
-            **reader_kwargs(args),
+            **reader_options(args).detector_kwargs(),
         )
     except (ImageError, ModelError) as err:
         print(f"bench: {err}", file=sys.stderr)

@@ -26,14 +26,7 @@ from models.data import is_held_out, load_yolo_dirs
 from models.metrics import Counts, count_image
 from tracker.figures import emit_figures
 from tracker.tiles import MODEL_CLASSES, RED_FIVES, deaka
-from vision.reader_options import (
-    DEFAULT_READER,
-    READER_TURNS,
-    add_reader_argument,
-    reader_choice,
-    reader_reference,
-    reader_turns,
-)
+from vision.reader_options import BUNDLED_READER, ReaderChoice, add_reader_argument, reader_options
 
 PEER_RUNNER = Path(__file__).with_name("peer_runner.py")
 
@@ -61,19 +54,11 @@ def evaluate_ours(
     keep_red: bool,
     threads: int = 2,
     zoom: float = 1.0,
-    reader=DEFAULT_READER,
-    turns: int = READER_TURNS,
-    reference: Path | None = None,
+    reader: ReaderChoice = BUNDLED_READER,
 ):
     from vision.detector import DEFAULT_MODEL, TileDetector
 
-    detector = TileDetector(
-        model or DEFAULT_MODEL,
-        threads=threads,
-        reader_path=reader,
-        reader_turns=turns,
-        reference_path=reference,
-    )
+    detector = TileDetector(model or DEFAULT_MODEL, threads=threads, **reader.detector_kwargs())
     widths = [w for s in samples if (w := s.median_tile_width())]
     fallback = float(np.median(widths)) if widths else 32.0
     codes = np.asarray(MODEL_CLASSES, dtype=object)
@@ -151,9 +136,7 @@ def main(argv: list[str] | None = None) -> int:
             args.model,
             keep_red,
             zoom=args.zoom,
-            reader=reader_choice(args),
-            turns=reader_turns(args),
-            reference=reader_reference(args),
+            reader=reader_options(args),
         )
     except ModelError as err:
         print(f"evaluate: {err}", file=sys.stderr)

@@ -25,7 +25,7 @@ from models.data import load_coco
 from models.metrics import Counts, count_image, greedy_match, iou_matrix
 from tracker.figures import emit_figures
 from tracker.tiles import BACK, MODEL_CLASSES, RED_FIVES, STANDING, deaka
-from vision.reader_options import add_reader_argument, reader_kwargs
+from vision.reader_options import add_reader_argument, reader_options
 
 
 def frames_from_synth(folder: Path, count: int):
@@ -110,7 +110,7 @@ def main(argv: list[str] | None = None) -> int:
     from vision.detector import DEFAULT_MODEL, ModelError, TileDetector
 
     try:
-        detector = TileDetector(args.model or DEFAULT_MODEL, **reader_kwargs(args))
+        detector = TileDetector(args.model or DEFAULT_MODEL, **reader_options(args).detector_kwargs())
     except ModelError as err:
         print(f"evaluate_rendered: {err}", file=sys.stderr)
         return 2

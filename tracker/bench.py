@@ -14,7 +14,7 @@ import sys
 import time
 
 from tracker.figures import measured_on
-from vision.reader_options import add_reader_argument, reader_kwargs
+from vision.reader_options import add_reader_argument, reader_options
 
 
 def cpu_seconds() -> float:
@@ -50,7 +50,7 @@ def main(argv: list[str] | None = None) -> int:
         detector = TileDetector(
             args.model or DEFAULT_MODEL,
             threads=args.threads,
-            **reader_kwargs(args),
+            **reader_options(args).detector_kwargs(),
             absent_classes=RULES_BY_NAME[TrackerConfig().rules].absent_tiles,  # as analyze reads
         )
     except ModelError as err:

@@ -40,14 +40,7 @@ from pydantic import BaseModel
 from datasets.synth.faults import KINDS
 from tracker.figures import environment_text, measured_on
 from vision.detection_cache import file_md5
-from vision.reader_options import (
-    DEFAULT_READER,
-    READER_TURNS,
-    add_reader_argument,
-    reader_choice,
-    reader_reference,
-    reader_turns,
-)
+from vision.reader_options import BUNDLED_READER, ReaderChoice, add_reader_argument, reader_options
 
 REPO = Path(__file__).resolve().parents[1]
 TENHOU6 = REPO.parent / "shared" / "data" / "logs" / "tenhou6"
@@ -347,22 +340,17 @@ def cmd_render(args) -> int:
 # --- analysing --------------------------------------------------------------------------------
 
 
-def analysis_key(
-    model: Path | None,
-    oracle: bool,
-    reader: Path | None = DEFAULT_READER,
-    turns: int = READER_TURNS,
-    reference: Path | None = None,
-) -> str:
+def analysis_key(model: Path | None, oracle: bool, reader: ReaderChoice = BUNDLED_READER) -> str:
     """``oracle``, or the detector's md5 and, when ``mjmon analyze`` will use one, the reader's (and
     its looks at each tile when more than one, and the tile set's reference file's md5)."""
     if oracle:
         return "oracle"
-    part = f"-reader-{file_md5(reader)[:8]}" if reader is not None and reader.is_file() else ""
+    path, turns = reader.path, reader.turns
+    part = f"-reader-{file_md5(path)[:8]}" if path is not None and path.is_file() else ""
     if part and turns != 1:
         part += f"-turns{turns}"
-    if reference is not None:  # (even without a reader: its analyses fail, under their own key)
-        part += f"-ref-{file_md5(reference)[:8]}"
+    if reader.reference is not None:  # (even without a reader: its analyses fail, under their own key)
+        part += f"-ref-{file_md5(reader.reference)[:8]}"
     return f"model-{file_md5(model)[:8]}{part}"
 
 
@@ -398,14 +386,12 @@ def analyze_clip(
     model: Path | None,
     oracle: bool,
     cache: Path | None = None,
-    reader: Path | None = DEFAULT_READER,
-    turns: int = READER_TURNS,
-    reference: Path | None = None,
+    reader: ReaderChoice = BUNDLED_READER,
 ) -> float | None:
     """Analyse one rendered clip unless done (a child process, niced, one thread); wall seconds
     taken, or None when it was done already. A failed analysis keeps what it wrote, marked.
     ``cache``: the clip's detections cache file (``mjmon analyze --detections-cache``);
-    ``reader``: the tile reader (None: the net alone), ``turns`` its looks at each tile."""
+    ``reader``: the tile reader, its looks and the tile set's reference."""
     if (out / "summary.json").exists() or (out / "FAILED").exists():
         return None
     partial = out.with_name(out.name + ".partial")
@@ -413,14 +399,7 @@ def analyze_clip(
         cmd = [sys.executable, "-m", "tests.tracker.oracle", str(clip), str(partial)]
     else:
         cmd = [sys.executable, "-m", "tracker.cli", "analyze", str(clip / "video.mp4"), "--out", str(partial)]
-        cmd += ["--model", str(model)]
-        if reader is None:
-            cmd += ["--no-reader"]
-        elif reader != DEFAULT_READER:
-            cmd += ["--reader", str(reader)]
-        cmd += ["--reader-turns", str(turns)]
-        if reference is not None:
-            cmd += ["--tiles-ref", str(reference.resolve())]  # (the child runs in the repository)
+        cmd += ["--model", str(model), *reader.cli_args()]  # (the child runs in the repository)
         if cache is not None:
             cmd += ["--detections-cache", str(cache)]
     env = {**os.environ, "OMP_NUM_THREADS": "1", "PYTHONPATH": str(REPO)}
@@ -807,9 +786,7 @@ def analyze_all(
     oracle: bool,
     jobs: int,
     cache_dir: Path | None = None,
-    reader: Path | None = DEFAULT_READER,
-    turns: int = READER_TURNS,
-    reference: Path | None = None,
+    reader: ReaderChoice = BUNDLED_READER,
 ) -> None:
     """Analyse the clips not analysed yet, ``jobs`` child processes at a time (each one thread);
     with ``cache_dir``, each clip's detections are kept there as NAME.npz and reused."""
@@ -819,7 +796,7 @@ def analyze_all(
         if oracle:
             ensure_spec(spec, tileset, clip)
         cache = None if cache_dir is None or oracle else cache_dir / f"{spec.name}.npz"
-        return analyze_clip(clip, out, model, oracle, cache, reader, turns, reference)
+        return analyze_clip(clip, out, model, oracle, cache, reader)
 
     with ThreadPoolExecutor(max(1, jobs)) as pool:
         running = {pool.submit(one, *p): p[0].name for p in paths}
@@ -837,11 +814,11 @@ def cmd_score(args) -> int:
         return 2
     plan = Plan.model_validate_json(plan_path.read_text())
     model = None if args.oracle else Path(args.model or REPO / "models" / "tiles.onnx")
-    reader, turns, reference = reader_choice(args), reader_turns(args), reader_reference(args)
-    if reference is not None and not args.oracle and not reference.is_file():
-        _log(f"evaluate_set: tile reference not found: {reference}")
+    reader = reader_options(args)
+    if reader.reference is not None and not args.oracle and not reader.reference.is_file():
+        _log(f"evaluate_set: tile reference not found: {reader.reference}")
         return 2
-    key = analysis_key(model, args.oracle, reader, turns, reference)
+    key = analysis_key(model, args.oracle, reader)
     root = setdir / "analysis" / key
     if args.analysis_dir is not None:  # an analysis of this code apart from the cached ones
         root, key = args.analysis_dir, args.analysis_dir.name
@@ -855,10 +832,8 @@ def cmd_score(args) -> int:
     paths = [(spec, setdir / "clips" / spec.name, root / spec.name) for spec in rendered]
     if not args.no_analyze:
         cache = args.cache_detections and not args.oracle
-        cache_dir = (
-            setdir / "detections" / analysis_key(model, False, reader, turns, reference) if cache else None
-        )
-        analyze_all(paths, plan.tileset, model, args.oracle, args.jobs, cache_dir, reader, turns, reference)
+        cache_dir = setdir / "detections" / analysis_key(model, False, reader) if cache else None
+        analyze_all(paths, plan.tileset, model, args.oracle, args.jobs, cache_dir, reader)
     scored = [score_clip(spec, clip, out) for spec, clip, out in paths if out.exists()]
     result = {
         "meta": {
@@ -868,12 +843,14 @@ def cmd_score(args) -> int:
             if args.oracle
             else f"{model} md5 {file_md5(model)}"
             + (
-                f", reader {reader} md5 {file_md5(reader)}, {turns} looks a tile"
-                if reader is not None and reader.is_file()
+                f", reader {reader.path} md5 {file_md5(reader.path)}, {reader.turns} looks a tile"
+                if reader.path is not None and reader.path.is_file()
                 else ""
             )
             + (
-                f", tile set reference {reference} md5 {file_md5(reference)}" if reference is not None else ""
+                f", tile set reference {reader.reference} md5 {file_md5(reader.reference)}"
+                if reader.reference is not None
+                else ""
             ),
             "clips_planned": len(specs),
             "clips_scored": len(scored),

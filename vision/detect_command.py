@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from tracker.commands import CommandError
-from vision.reader_options import add_reader_argument, reader_kwargs
+from vision.reader_options import add_reader_argument, reader_options
 
 #: tile widths tried when --tile-px is not given (geometric, covers 14..96 px)
 AUTO_TILE_PX = (16.0, 24.0, 36.0, 54.0, 80.0)
@@ -42,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
         detector = TileDetector(
             args.model or DEFAULT_MODEL,
             threshold=args.threshold,
-            **reader_kwargs(args),
+            **reader_options(args).detector_kwargs(),
         )
     except ModelError as err:
         raise CommandError(str(err)) from None

@@ -3,6 +3,7 @@ the CLI registers these options at start-up)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 DEFAULT_READER = Path(__file__).resolve().parents[1] / "models" / "reader.onnx"
@@ -32,26 +33,38 @@ def add_reader_argument(parser) -> None:
     )
 
 
-def reader_kwargs(args) -> dict:
-    """TileDetector's ``reader_path``, ``reader_turns`` and ``reference_path`` from parsed
-    ``add_reader_argument`` options."""
-    return {
-        "reader_path": reader_choice(args),
-        "reader_turns": args.reader_turns,
-        "reference_path": args.tiles_ref,
-    }
+@dataclass(frozen=True)
+class ReaderChoice:
+    """The tile reader a detector takes a second look with: its file (None: the net's classes
+    alone), its looks at each tile, and the tile set's reference file (``vision.tile_reference``;
+    None: none). The commands pass this one object down to where the TileDetector is made."""
+
+    path: Path | None = DEFAULT_READER
+    turns: int = READER_TURNS
+    reference: Path | None = None
+
+    def detector_kwargs(self) -> dict:
+        """TileDetector's ``reader_path``, ``reader_turns`` and ``reference_path``."""
+        return {"reader_path": self.path, "reader_turns": self.turns, "reference_path": self.reference}
+
+    def cli_args(self) -> list[str]:
+        """The ``add_reader_argument`` options that choose this, for a child ``mjmon`` process run in
+        another directory (paths made absolute; the bundled reader is not named)."""
+        out = ["--no-reader"] if self.path is None else []
+        if self.path is not None and self.path != DEFAULT_READER:
+            out += ["--reader", str(self.path.resolve())]
+        out += ["--reader-turns", str(self.turns)]
+        if self.reference is not None:
+            out += ["--tiles-ref", str(self.reference.resolve())]
+        return out
 
 
-def reader_reference(args) -> Path | None:
-    """The ``reference_path`` for TileDetector from parsed ``add_reader_argument`` options."""
-    return args.tiles_ref
+# the bundled reader, its default looks, no tile set reference
+BUNDLED_READER = ReaderChoice()
 
 
-def reader_choice(args) -> Path | None:
-    """The ``reader_path`` for TileDetector from parsed ``add_reader_argument`` options."""
-    return None if args.no_reader else (args.reader or DEFAULT_READER)
-
-
-def reader_turns(args) -> int:
-    """The ``reader_turns`` for TileDetector from parsed ``add_reader_argument`` options."""
-    return args.reader_turns
+def reader_options(args) -> ReaderChoice:
+    """The ReaderChoice of parsed ``add_reader_argument`` options."""
+    return ReaderChoice(
+        None if args.no_reader else (args.reader or DEFAULT_READER), args.reader_turns, args.tiles_ref
+    )

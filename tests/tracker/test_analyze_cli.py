@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from pathlib import Path
 
 import av
 import numpy as np
@@ -48,27 +49,32 @@ def test_a_named_reader_that_is_missing_fails_in_one_line(tmp_path, capsys):
 
 def test_the_reader_options_reach_the_detector():
     from tracker.cli import build_parser
-    from vision.reader_options import DEFAULT_READER, reader_choice
+    from vision.reader_options import BUNDLED_READER, ReaderChoice, reader_options
 
-    for command in (["analyze", "v.mp4"], ["demo"], ["calibrate", "v.mp4", "--out", "c.json"]):
+    commands = (["analyze", "v.mp4"], ["demo"], ["calibrate", "v.mp4", "--out", "c.json"], ["live", "0"])
+    for command in (*commands, ["detect", "a.png", "--json", "o.json"]):
         parser = build_parser()
-        assert reader_choice(parser.parse_args(command)) == DEFAULT_READER
-        assert reader_choice(parser.parse_args([*command, "--no-reader"])) is None
-        assert str(reader_choice(parser.parse_args([*command, "--reader", "r.onnx"]))) == "r.onnx"
+        assert reader_options(parser.parse_args(command)) == BUNDLED_READER
+        assert reader_options(parser.parse_args([*command, "--no-reader"])).path is None
+        assert str(reader_options(parser.parse_args([*command, "--reader", "r.onnx"])).path) == "r.onnx"
+        chosen = reader_options(parser.parse_args([*command, "--reader-turns", "4", "--tiles-ref", "s.npz"]))
+        assert chosen == ReaderChoice(BUNDLED_READER.path, 4, Path("s.npz"))
 
 
 def test_the_rules_tile_set_reaches_the_detector():
     from tracker.commands.analyze import _load_detector
     from tracker.tiles import BONUS, RED_FIVES
     from vision.detector import DEFAULT_MODEL
+    from vision.reader_options import ReaderChoice
 
     if not DEFAULT_MODEL.is_file():
         pytest.skip(f"{DEFAULT_MODEL} not built yet")
     # Japanese sets hold no flowers or seasons and MCR sets no red fives: never read as such
-    assert _load_detector(None, None, 1, "mleague").absent_classes == BONUS
-    assert _load_detector(None, None, 1, "riichi").absent_classes == BONUS
-    assert _load_detector(None, None, 1, "mcr").absent_classes == RED_FIVES
-    assert _load_detector(None, None, 1).absent_classes == ()
+    alone = ReaderChoice(path=None, turns=1)
+    assert _load_detector(None, alone, "mleague").absent_classes == BONUS
+    assert _load_detector(None, alone, "riichi").absent_classes == BONUS
+    assert _load_detector(None, alone, "mcr").absent_classes == RED_FIVES
+    assert _load_detector(None, alone).absent_classes == ()
 
 
 def test_no_table_in_view_fails_clearly(tmp_path, capsys):
@@ -147,9 +153,7 @@ def test_cut_video_writes_what_it_saw_then_fails_in_one_line(tmp_path, capsys, m
     cut = tmp_path / "cut.mp4"
     cut.write_bytes(whole.read_bytes()[: int(whole.stat().st_size * 0.4)])
 
-    monkeypatch.setattr(
-        analyze, "_load_detector", lambda model, reader=None, turns=1, rules=None, reference=None: _NoTiles()
-    )
+    monkeypatch.setattr(analyze, "_load_detector", lambda model, reader=None, rules=None: _NoTiles())
     monkeypatch.setattr("vision.detection_cache.detector_identity", lambda detector: "no tiles")
     out = tmp_path / "out"
     # a detections cache that cannot be written (a directory) is one line, and loses nothing

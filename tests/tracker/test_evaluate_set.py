@@ -87,7 +87,7 @@ def test_analyze_all_runs_every_clip_once_across_jobs(monkeypatch, tmp_path):
 
     seen, specs_written, readers, lock = [], [], [], threading.Lock()
 
-    def fake_analyze(clip, out, model, oracle, cache=None, reader=es.DEFAULT_READER, turns=1, reference=None):
+    def fake_analyze(clip, out, model, oracle, cache=None, reader=es.BUNDLED_READER):
         with lock:
             seen.append((clip.name, out.name, model, oracle, cache))
             readers.append(reader)
@@ -108,9 +108,10 @@ def test_analyze_all_runs_every_clip_once_across_jobs(monkeypatch, tmp_path):
     seen.clear()
     es.analyze_all(paths[:2], "art", Path("m.onnx"), oracle=False, jobs=1, cache_dir=tmp_path / "det")
     assert sorted(cache for *_, cache in seen) == [tmp_path / "det" / "c0.npz", tmp_path / "det" / "c1.npz"]
-    assert set(readers) == {es.DEFAULT_READER}
-    es.analyze_all(paths[:1], "art", Path("m.onnx"), oracle=False, jobs=1, reader=None)
-    assert readers[-1] is None  # --no-reader reaches every clip
+    assert set(readers) == {es.BUNDLED_READER}
+    alone = es.ReaderChoice(path=None)
+    es.analyze_all(paths[:1], "art", Path("m.onnx"), oracle=False, jobs=1, reader=alone)
+    assert readers[-1] is alone  # --no-reader reaches every clip
 
 
 def test_analyze_clip_names_the_reader_unless_it_is_the_bundled_one(monkeypatch, tmp_path):
@@ -126,19 +127,24 @@ def test_analyze_clip_names_the_reader_unless_it_is_the_bundled_one(monkeypatch,
 
     monkeypatch.setattr(es, "code_version", lambda: "abc1234")
     monkeypatch.setattr(es.subprocess, "run", fake_run)
-    for n, reader in enumerate((es.DEFAULT_READER, None, Path("r.onnx"))):
+    choices = (
+        es.BUNDLED_READER,
+        es.ReaderChoice(path=None),
+        es.ReaderChoice(path=Path("r.onnx")),
+        es.ReaderChoice(turns=4),
+        es.ReaderChoice(reference=Path("set.npz")),
+    )
+    for n, reader in enumerate(choices):
         es.analyze_clip(tmp_path / "clip", tmp_path / f"out{n}", Path("m.onnx"), False, reader=reader)
-    es.analyze_clip(tmp_path / "clip", tmp_path / "out9", Path("m.onnx"), False, turns=4)
-    es.analyze_clip(tmp_path / "clip", tmp_path / "out10", Path("m.onnx"), False, reference=Path("set.npz"))
     default, none, named, four, referenced = commands
     assert "--tiles-ref" not in default and referenced[referenced.index("--tiles-ref") + 1] == str(
         Path("set.npz").resolve()
     )
     assert "--reader" not in default and "--no-reader" not in default
-    assert default[default.index("--reader-turns") + 1] == str(es.READER_TURNS)
+    assert default[default.index("--reader-turns") + 1] == str(es.BUNDLED_READER.turns)
     assert four[four.index("--reader-turns") + 1] == "4"
     assert "--no-reader" in none
-    assert named[named.index("--reader") + 1] == "r.onnx"
+    assert named[named.index("--reader") + 1] == str(Path("r.onnx").resolve())  # (the child runs elsewhere)
 
 
 def test_the_analysis_key_names_the_reader_used(tmp_path):
@@ -147,16 +153,18 @@ def test_the_analysis_key_names_the_reader_used(tmp_path):
     model, reader = tmp_path / "m.onnx", tmp_path / "r.onnx"
     model.write_bytes(b"net")
     reader.write_bytes(b"reader")
-    key = es.analysis_key(model, False, reader, turns=1)
+    key = es.analysis_key(model, False, es.ReaderChoice(reader, turns=1))
     assert key == f"model-{es.file_md5(model)[:8]}-reader-{es.file_md5(reader)[:8]}"
     # more looks a tile are other detections: another key (caches of one look stay theirs)
-    assert es.analysis_key(model, False, reader, turns=4) == key + "-turns4"
-    assert es.analysis_key(model, False, None, turns=4) == f"model-{es.file_md5(model)[:8]}"
-    assert es.analysis_key(model, True, reader) == "oracle"
+    assert es.analysis_key(model, False, es.ReaderChoice(reader, turns=4)) == key + "-turns4"
+    assert es.analysis_key(model, False, es.ReaderChoice(None, turns=4)) == f"model-{es.file_md5(model)[:8]}"
+    assert es.analysis_key(model, True, es.ReaderChoice(reader)) == "oracle"
     ref = tmp_path / "set.npz"
     ref.write_bytes(b"reference")
     # a tile set's reference reads other classes: another key
-    assert es.analysis_key(model, False, reader, 1, ref) == key + f"-ref-{es.file_md5(ref)[:8]}"
+    assert (
+        es.analysis_key(model, False, es.ReaderChoice(reader, 1, ref)) == key + f"-ref-{es.file_md5(ref)[:8]}"
+    )
 
 
 def test_score_analyses_into_and_scores_a_named_directory(monkeypatch, tmp_path):
@@ -289,11 +297,9 @@ def test_a_reference_without_a_reader_gets_its_own_analysis_key(tmp_path):
     model, ref = tmp_path / "m.onnx", tmp_path / "set.npz"
     model.write_bytes(b"net")
     ref.write_bytes(b"reference")
-    assert es.analysis_key(model, False, None, 2, ref) != es.analysis_key(model, False, None, 2)
-    missing_reader = tmp_path / "no-such-reader.onnx"
-    assert es.analysis_key(model, False, missing_reader, 2, ref) != es.analysis_key(
-        model, False, missing_reader, 2
-    )
+    for path in (None, tmp_path / "no-such-reader.onnx"):
+        with_ref = es.analysis_key(model, False, es.ReaderChoice(path, 2, ref))
+        assert with_ref != es.analysis_key(model, False, es.ReaderChoice(path, 2))
 
 
 def test_score_with_a_missing_reference_fails_in_one_line(tmp_path, capsys):

@@ -124,12 +124,13 @@ def test_a_reader_without_features_is_not_answered_with_pass_no_reader(tmp_path)
     from tests.models.test_reader_features import _without_features
     from tracker.commands import CommandError
     from tracker.commands.analyze import _load_detector
+    from vision.reader_options import ReaderChoice
 
     old = tmp_path / "old.onnx"
     onnx.save(_without_features(DEFAULT_READER), str(old))
     _reference().save(tmp_path / "ref.npz")
     with pytest.raises(CommandError) as err:
-        _load_detector(None, old, 2, None, tmp_path / "ref.npz")
+        _load_detector(None, ReaderChoice(old, 2, tmp_path / "ref.npz"))
     assert "no features output" in str(err.value)
     assert "pass --no-reader" not in str(err.value)
 

@@ -5,29 +5,19 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from vision.reader_options import (
-    DEFAULT_READER,
-    READER_TURNS,
-    add_reader_argument,
-    reader_choice,
-    reader_reference,
-    reader_turns,
-)
+from vision.reader_options import BUNDLED_READER, ReaderChoice, add_reader_argument, reader_options
 
 SAMPLE_CLIP = Path(__file__).resolve().parents[1] / "samples" / "demo-kyoku" / "video.mp4"
 
 
 def _load_detector(
     model: str | None,
-    reader: Path | None = DEFAULT_READER,
-    turns: int = READER_TURNS,
+    reader: ReaderChoice = BUNDLED_READER,
     rules: str | None = None,
-    reference: Path | None = None,
 ):
-    """``reader``: the tile reader's file, None for the net alone (``--reader`` / ``--no-reader``);
-    ``turns``: its looks at each tile (``--reader-turns``); ``rules``: the ruleset whose tile set
-    is on the table: faces it has none of are never read (``TableRules.absent_tiles``; None: any);
-    ``reference``: the tile set's reference file (``--tiles-ref``, ``vision.tile_reference``)."""
+    """``reader``: the tile reader, its looks and the tile set's reference (``--reader`` /
+    ``--no-reader``, ``--reader-turns``, ``--tiles-ref``); ``rules``: the ruleset whose tile set
+    is on the table: faces it has none of are never read (``TableRules.absent_tiles``; None: any)."""
     from tracker.commands import CommandError
     from tracker.table.layout import RULES_BY_NAME
     from vision.detector import DEFAULT_MODEL, ModelError, TileDetector
@@ -35,18 +25,13 @@ def _load_detector(
     path = Path(model) if model else DEFAULT_MODEL
     try:
         absent = RULES_BY_NAME[rules].absent_tiles if rules else ()
-        return TileDetector(
-            path,
-            threads=1,
-            reader_path=reader,
-            reader_turns=turns,
-            absent_classes=absent,
-            reference_path=reference,
-        )
+        return TileDetector(path, threads=1, absent_classes=absent, **reader.detector_kwargs())
     except ModelError as err:
-        if reference is not None and (str(reference) in str(err) or "features output" in str(err)):
+        if reader.reference is not None and (
+            str(reader.reference) in str(err) or "features output" in str(err)
+        ):
             hint = "pass another --tiles-ref FILE, or none"
-        elif reader is not None and str(reader) in str(err):
+        elif reader.path is not None and str(reader.path) in str(err):
             hint = "pass --no-reader"
         else:
             hint = "pass --model FILE"
@@ -70,9 +55,7 @@ def run_analyze(
     calib: str | None,
     model: str | None,
     detections_cache: str | None = None,
-    reader: Path | None = DEFAULT_READER,
-    turns: int = READER_TURNS,
-    reference: Path | None = None,
+    reader: ReaderChoice = BUNDLED_READER,
 ) -> int:
     from tracker.commands import CommandError
     from tracker.run import analyze_video, summary_text, write_outputs
@@ -86,7 +69,7 @@ def run_analyze(
     out_dir = Path(out)
     _check_writable(out_dir)  # before the long work, not after it
     calibration = _calibration(video_path, calib)
-    detector = _load_detector(model, reader, turns, rules, reference)
+    detector = _load_detector(model, reader, rules)
     if detections_cache:
         from vision.detection_cache import CachedDetector, detector_identity
 
@@ -165,9 +148,7 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
         args.calib,
         args.model,
         args.detections_cache,
-        reader_choice(args),
-        reader_turns(args),
-        reader_reference(args),
+        reader_options(args),
     )
 
 
@@ -178,9 +159,7 @@ def _cmd_demo(args: argparse.Namespace) -> int:
         "mleague",
         None,
         args.model,
-        reader=reader_choice(args),
-        turns=reader_turns(args),
-        reference=reader_reference(args),
+        reader=reader_options(args),
     )
 
 
@@ -199,9 +178,7 @@ def _cmd_calibrate(args: argparse.Namespace) -> int:
             calibration,
             args.model,
             args.scan_seconds,
-            reader_choice(args),
-            reader_turns(args),
-            reader_reference(args),
+            reader_options(args),
         )
         if edge is not None:
             calibration = calibration.model_copy(update={"seat0_edge": EDGES[edge]})
@@ -222,16 +199,14 @@ def _first_discard_edge(
     calibration,
     model: str | None,
     seconds: float,
-    reader: Path | None = DEFAULT_READER,
-    turns: int = READER_TURNS,
-    reference: Path | None = None,
+    reader: ReaderChoice = BUNDLED_READER,
 ) -> int | None:
     """Watch the start of the video until the first discard lands: its edge is seat 0's."""
     from tracker.tracker import TableTracker, TrackerConfig
     from vision.video import VideoSource
 
     config = TrackerConfig()
-    tracker = TableTracker(calibration, _load_detector(model, reader, turns, config.rules, reference), config)
+    tracker = TableTracker(calibration, _load_detector(model, reader, config.rules), config)
     video = VideoSource(source)
     limit = int(seconds * video.info.fps)
     for frame, t, image in video:

@@ -47,11 +47,9 @@ def _tracker_factory(args: argparse.Namespace):
             f"{args.source}: a live source needs a saved calibration: mjmon calibrate {args.source} "
             "--out table.json, then --calib table.json"
         )
-    from vision.reader_options import reader_choice, reader_reference, reader_turns
+    from vision.reader_options import reader_options
 
-    detector = _load_detector(
-        args.model, reader_choice(args), reader_turns(args), args.rules, reader_reference(args)
-    )
+    detector = _load_detector(args.model, reader_options(args), args.rules)
     calibration = _calibration(args.source, args.calib)
     config = TrackerConfig(rules=args.rules)
     return lambda: TableTracker(calibration, detector, config)
