@@ -825,6 +825,20 @@ def test_later_looks_that_would_make_a_call_no_set_correct_nothing():
     assert not any(e.type == "retract" for e in s.events)
 
 
+def test_a_chi_read_whole_is_not_made_a_wrong_pon_by_one_tile_read_again():
+    # a chi 6-7-8p from the left read whole as it was laid; later looks read its 7p as 6p (the
+    # unseen art's 7p/6p): a pon of 6p laid with an 8p would be a misread and a wrong set at once
+    # (set 4 hanchan-jansou-3 15546, a false invalid_meld): the record keeps the chi
+    s = _call_from_left("6p")
+    _lay_meld(s, _laid(("6p", True, 0.9), ("7p", False, 0.9), ("8p", False, 0.9)))
+    assert (_last_call(s).type, _last_call(s).consumed) == ("chi", ["7p", "8p"])
+    _lay_meld(
+        s, _laid(("6p", True, 0.9), ("6p", False, 0.9), ("8p", False, 0.9)), frames=tuple(range(20, 30))
+    )
+    assert not any(e.type == "retract" for e in s.events)
+    assert not s.tracker.checker.held and not any(a.code == "invalid_meld" for a in s.alerts)
+
+
 def test_a_pon_read_again_with_a_wrong_tile_laid_stays_the_pon_it_declares():
     # "7m ? ?", then 7m 4m 7m on later looks: no set, but a pon sure of its kind (7m twice)
     s = _call_from_left("7m")
