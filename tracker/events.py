@@ -225,8 +225,10 @@ class Retract(_Event):
     retraction as gone (the tile seen again where it lay): the retraction of a dahai made on that
     read by that seat. ``fifth_copy``: the kind a discard was read as that put a fifth copy of
     it on the table, corrected to ``pai`` (``tracker.copies``): the camera misread a tile in this
-    kyoku (``rules_check.hands.fifth_copy``). The record is never rewritten in place: readers
-    apply retractions (``apply_retractions``)."""
+    kyoku (``rules_check.hands.fifth_copy``). ``slot``: a discard's place corrected (its riichi
+    declaration tile, read upright as it landed, lying sideways when the riichi was read from its
+    stick); a discard's corrections of its tile and of its place are kept together. The record is
+    never rewritten in place: readers apply retractions (``apply_retractions``)."""
 
     type: Literal["retract"] = "retract"
     target_type: str
@@ -237,6 +239,7 @@ class Retract(_Event):
     as_type: Literal["chi", "pon"] | None = None
     laid: MeldPlacement | None = None
     fifth_copy: Tile | None = None
+    slot: RiverPlacement | None = None
     reason: str | None = None
 
     @property
@@ -247,7 +250,7 @@ class Retract(_Event):
     @property
     def corrects(self) -> bool:
         """A correction (the event happened, with these tiles or this layout), not a taking back."""
-        return any(x is not None for x in (self.pai, self.consumed, self.as_type, self.laid))
+        return any(x is not None for x in (self.pai, self.consumed, self.as_type, self.laid, self.slot))
 
     @property
     def corrects_faces(self) -> bool:
@@ -335,7 +338,9 @@ def _retractions_applied(events: list) -> tuple[dict[int, int], dict[int, Retrac
             if not e.corrects:
                 drop[j] = i
             else:
-                fix[j] = e  # (a later correction of the same event replaces an earlier one)
+                # (a later correction of the same event replaces an earlier one; a discard's
+                # tile and place are corrected apart, so each keeps the other's)
+                fix[j] = joined(fix.get(j), e)
             break
     return drop, fix
 
@@ -352,8 +357,25 @@ def named_event(fix: Retract, history: list):
 
 def as_corrected(event, history: list):
     """``event`` with the latest correction of it in ``history`` applied."""
-    fixes = [e for e in history if e.type == "retract" and e.corrects and e.names == event_key(event)]
-    return corrected(event, fixes[-1]) if fixes else event
+    fix = None
+    for e in history:
+        if e.type == "retract" and e.corrects and e.names == event_key(event):
+            fix = joined(fix, e)
+    return corrected(event, fix)
+
+
+def joined(before: Retract | None, fix: Retract) -> Retract:
+    """The correction of an event that ``fix`` leaves after ``before``: ``fix`` itself, except that
+    a discard's correction of its tile alone keeps the place ``before`` corrected, and one of its
+    place alone keeps the tile."""
+    if before is None or fix.target_type != "dahai":
+        return fix
+    update = {}
+    if fix.slot is None and before.slot is not None:
+        update["slot"] = before.slot
+    if fix.pai is None and before.pai is not None:
+        update.update(pai=before.pai, fifth_copy=before.fifth_copy)
+    return fix.model_copy(update=update) if update else fix
 
 
 def corrected(event, fix: Retract | None):
@@ -369,6 +391,8 @@ def corrected(event, fix: Retract | None):
         update["consumed"] = list(fix.consumed)
     if fix.laid is not None and hasattr(event, "laid"):
         update["laid"] = fix.laid
+    if fix.slot is not None and getattr(event, "type", None) == "dahai":
+        update["slot"] = fix.slot
     if fix.as_type is not None and fix.as_type != event.type and isinstance(event, Chi | Pon):
         data = {**event.model_dump(exclude={"type"}), **update}
         return (Chi if fix.as_type == "chi" else Pon).model_validate(data)

@@ -34,6 +34,7 @@ class Slot:
     first_seen: int | None = None  # the read it was first seen on (``frame`` confirmed it)
     looks: Looks = field(default_factory=Looks)  # its reads since confirmed, summed (tracker.copies)
     overruled: str | None = None  # the face it is read as where its votes' face was a fifth copy
+    place: tuple[int, int] = (0, 0)  # (row, col) its dahai named
 
     @property
     def seen_from(self) -> int:

@@ -373,6 +373,7 @@ class RiverReader:
             river[-1].declared = True
             k.reach_pending = e
             out.append(lambda seat: ev.Reach(actor=seat(e)))
+        river[-1].place = (row, col)
         slot = ev.RiverPlacement(row=row, col=col, sideways=sideways)
         # tsumogiri: the hand as watched while the tile was in the air (read_hands._tsumogiri)
         tsumogiri = self._tsumogiri(k, e)
@@ -457,10 +458,33 @@ class RiverReader:
             if upright is None and in_view:
                 # its reads said nothing, even given the time: where it lies may
                 upright = _placed_upright(k.rivers[e]) or None
+            if in_view and upright is not True:
+                self._declared_sideways(k.rivers[e][-1], e, out)
             k.riichi.add(e)
             k.stick_riichi_at[e] = self._frame
             out.append(lambda seat, e=e, up=upright: ev.Reach(actor=seat(e), declaration_upright=up))
             out.append(lambda seat, e=e: ev.ReachAccepted(actor=seat(e)))
+
+    @staticmethod
+    def _declared_sideways(slot: Slot, e: int, out: list) -> None:
+        """A riichi read from its stick whose declaration tile (``slot``, in view) was not seen
+        upright: that tile lies sideways, as the riichi has it laid (M-League ch.4 §4), though
+        not every read saw it so when it landed (a discard is sideways only when all its reads
+        agree). Its place is corrected in the record. (Set 4, kuikae-jansou-0-k4 2184: the 9p
+        declaring a riichi read upright, the riichi read from the stick 35 frames later.)"""
+        if not slot.present or slot.sideways:
+            return
+        slot.sideways = True
+        row, col = slot.place
+        out.append(
+            lambda seat, f=slot.frame, r=row, c=col: ev.Retract(
+                target_type="dahai",
+                target_frame=f,
+                actor=seat(e),
+                slot=ev.RiverPlacement(row=r, col=c, sideways=True),
+                reason="riichi declaration tile (riichi read from its stick)",
+            )
+        )
 
     def _declaration_upright(self, river: list[Slot]) -> bool | None:
         """Did the declaration tile (the river's last discard) lie upright? Claimed only on

@@ -1810,6 +1810,42 @@ def test_a_riichi_stick_after_a_tile_not_surely_upright_is_no_alert():
     reach = [e for e in s.events if e.type == "reach"]
     assert len(reach) == 1 and reach[0].declaration_upright is None
     assert not s.alerts and not s.tracker.state_errors
+    # not seen upright on every read: it declared, so it lies sideways, and the record says so
+    # (set 4 kuikae-jansou-0-k4 2184: a declaration tile read upright in the record)
+    (fix,) = [e for e in s.events if e.type == "retract"]
+    assert (fix.target_frame, fix.actor, fix.pai, fix.slot.sideways) == (dahai.frame, 1, None, True)
+    (declared,) = [e for e in apply_retractions(s.events) if e.type == "dahai" and e.actor == 1]
+    assert (declared.pai, declared.slot.sideways, declared.slot.col) == ("9s", True, dahai.slot.col)
+    assert s.tracker.state.seats[1].river[-1].sideways
+
+
+def test_a_declaration_tile_seen_upright_stays_upright_in_the_record():
+    first = (0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "1m", False)
+    upright = (1, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "9s", False)
+    s = _started()
+    for f in (10, 11):
+        s.read(_rows([first, upright], {}), f)
+    s.tracker._sticks_now = _sticks(1)
+    for f in (20, 21, 22):
+        s.read(_rows([first, upright], {}), f)
+    assert [e.declaration_upright for e in s.events if e.type == "reach"] == [True]
+    assert not [e for e in s.events if e.type == "retract"]
+
+
+def test_a_discards_tile_and_place_corrections_are_kept_together():
+    from tracker import events as ev
+
+    dahai = ev.Dahai(actor=1, pai="9s", tsumogiri=False, slot=ev.RiverPlacement(row=0, col=2, sideways=False))
+    dahai = dahai.model_copy(update={"frame": 40})
+    place = ev.Retract(
+        target_type="dahai", target_frame=40, actor=1, slot=ev.RiverPlacement(row=0, col=2, sideways=True)
+    )
+    tile = ev.Retract(target_type="dahai", target_frame=40, actor=1, pai="8s", reason="tile reread")
+    for order in ((place, tile), (tile, place)):
+        (fixed,) = apply_retractions([dahai, *order])
+        assert (fixed.pai, fixed.slot.sideways) == ("8s", True), order
+    (fixed,) = apply_retractions([dahai, tile, place, tile.model_copy(update={"pai": "7s"})])
+    assert (fixed.pai, fixed.slot.sideways) == ("7s", True)
 
 
 def test_a_discard_lies_sideways_only_when_its_reads_agree():

@@ -318,8 +318,9 @@ class TableState:
         slot = self._discards.get((e.actor, e.target_frame))
         if e.target_type in ("chi", "pon", "daiminkan") and e.corrects and meld is not None:
             self._relay(e.actor, meld, e)
-        elif e.target_type == "dahai" and e.pai is not None and slot is not None:
-            slot.code = e.pai
+        elif e.target_type == "dahai" and e.corrects and slot is not None:
+            slot.code = e.pai or slot.code
+            slot.sideways = e.slot.sideways if e.slot is not None else slot.sideways
         elif e.target_type == "tsumo" and self._last_draw and self._last_draw[0] == (e.actor, e.target_frame):
             self._draw_taken_back()
         elif e.target_type == "reach" and seat.riichi:
