@@ -58,7 +58,7 @@ class Situation:
         back as never made (``retract`` of a dahai without a tile): it read a draw with it. A
         retraction itself taken back (the tile seen again) gives its tile back to the record."""
         taken_back = sum(
-            1 for e in self.history if e.type == "retract" and e.target_type == "dahai" and e.pai is None
+            1 for e in self.history if e.type == "retract" and e.target_type == "dahai" and not e.corrects
         ) - sum(1 for e in self.history if e.type == "retract" and e.target_type == "retract")
         return self.table.live_wall + taken_back
 

@@ -410,7 +410,7 @@ def _cancelled_retractions(events: list) -> set[int]:
             x = events[j]
             # (only a discard's retraction as gone is ever taken back; a riichi or a draw retracted
             # on the same read by the same seat is not the one named)
-            gone = x.type == "retract" and x.target_type == "dahai" and x.pai is None
+            gone = x.type == "retract" and x.target_type == "dahai" and not x.corrects
             if gone and j not in out and (x.frame, x.actor) == key:
                 out.add(j)
                 break

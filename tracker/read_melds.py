@@ -537,12 +537,13 @@ class MeldReader:
         called = codes[call.pick] if call.added_to else _called_again(codes, call.pick, laid[call.pick].votes)
         trial = [called if i == call.pick else c for i, c in enumerate(codes)]
         if _makes_set(call.codes, call.pick, call.codes[call.pick]) and not (
-            _makes_set(codes, call.pick, called) or (call.kind != "chi" and sure_pon(trial, called))
+            _makes_set(codes, call.pick, called)
+            or ((call.kind != "chi" or tiles.UNKNOWN in call.codes) and sure_pon(trial, called))
         ):
             # a set read as none: a misread rarely breaks a set, a wrong set is rarer still (a pon
             # sure of its kind, laid with a wrong tile, stays the pon it declares; a chi read whole
             # does not become one: that would take a misread and a wrong set at once, set 4
-            # hanchan-jansou-3 15546)
+            # hanchan-jansou-3 15546; one read with a tile unread may: "7m ? 8m" was 7m 7m 8m)
             return None
         if called != codes[call.pick]:  # the river misread the tile taken from it: say so there too
             self._source_reread(call, called, out)

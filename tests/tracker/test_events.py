@@ -1,6 +1,7 @@
 import pytest
 
 from tracker import events as ev
+from tracker.events import apply_retractions
 
 
 def test_every_mjai_type_parses_and_serialises_back():
@@ -205,3 +206,38 @@ def test_a_retraction_with_a_tile_corrects_a_dora_indicator():
     ]
     fixed = ev.apply_retractions(events)
     assert [(e.type, e.dora_marker) for e in fixed] == [("start_kyoku", "8s"), ("dora", "N")]
+
+
+def _at_frame(event, frame):
+    return event.model_copy(update={"frame": frame})
+
+
+def test_a_tile_seen_again_restores_its_discard_not_a_place_correction_made_on_the_same_read():
+    # on one read (frame 50) seat 1's earlier discard (frame 10) is taken back as gone (rivers are
+    # read first) and its riichi is read from the stick, turning its declaration tile (frame 20)
+    # sideways (sticks are read after). The gone tile is seen again (frame 60): its retraction is
+    # the one taken back; the declaration tile stays sideways
+    first = _at_frame(
+        ev.Dahai(actor=1, pai="1m", tsumogiri=False, slot=ev.RiverPlacement(row=0, col=0, sideways=False)), 10
+    )
+    decl = _at_frame(
+        ev.Dahai(actor=1, pai="9s", tsumogiri=False, slot=ev.RiverPlacement(row=0, col=1, sideways=False)), 20
+    )
+    gone = _at_frame(
+        ev.Retract(target_type="dahai", target_frame=10, actor=1, reason="no such tile in the river"), 50
+    )
+    place = _at_frame(
+        ev.Retract(
+            target_type="dahai",
+            target_frame=20,
+            actor=1,
+            slot=ev.RiverPlacement(row=0, col=1, sideways=True),
+            reason="riichi declaration tile (riichi read from its stick)",
+        ),
+        50,
+    )
+    back = _at_frame(
+        ev.Retract(target_type="retract", target_frame=50, actor=1, reason="tile seen again"), 60
+    )
+    record = apply_retractions([first, decl, gone, place, back])
+    assert [(e.frame, e.slot.sideways) for e in record] == [(10, False), (20, True)]

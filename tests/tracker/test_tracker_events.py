@@ -839,6 +839,20 @@ def test_a_chi_read_whole_is_not_made_a_wrong_pon_by_one_tile_read_again():
     assert not s.tracker.checker.held and not any(a.code == "invalid_meld" for a in s.alerts)
 
 
+def test_a_chi_read_with_an_unread_tile_read_again_as_a_wrong_pon_becomes_the_pon():
+    # a pon of 7m laid wrong (错碰: 7m 7m 8m) from the left, its middle tile unsure as it was laid:
+    # "7m ? 8m" is recorded a chi (it can be one). Later looks read the ? as 7m: not a misread
+    # and a wrong set at once (the ? was never read), a pon sure of its kind laid with a wrong tile
+    s = _call_from_left("7m")
+    _lay_meld(s, _laid(("7m", True, 0.9), ("7m", False, 0.2), ("8m", False, 0.9)))
+    assert (_last_call(s).type, _last_call(s).consumed) == ("chi", ["?", "8m"])
+    _lay_meld(
+        s, _laid(("7m", True, 0.9), ("7m", False, 0.9), ("8m", False, 0.9)), frames=tuple(range(20, 30))
+    )
+    (call,) = [e for e in apply_retractions(s.events) if e.type in ("chi", "pon")]
+    assert (call.type, call.pai, call.consumed) == ("pon", "7m", ["7m", "7m"])
+
+
 def test_a_pon_read_again_with_a_wrong_tile_laid_stays_the_pon_it_declares():
     # "7m ? ?", then 7m 4m 7m on later looks: no set, but a pon sure of its kind (7m twice)
     s = _call_from_left("7m")

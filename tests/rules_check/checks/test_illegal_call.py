@@ -148,3 +148,25 @@ def test_from_a_camera_an_early_draw_stands_alone_too():
     assert found(feed(stream)) == [("early_draw", 2, "dead_hand")]
     unseen = [e.model_copy(update={"slot": None}) if e.type == "dahai" else e for e in stream]
     assert found(feed(unseen)) == [("early_draw", 2, "dead_hand"), ("illegal_call", 2, "chombo")]
+
+
+def test_a_declaration_tile_turned_sideways_is_not_a_discard_taken_back_from_the_wall_count():
+    # seat 1 declared riichi with N (read upright; the stick then read: its place corrected to
+    # sideways, a retract with a slot and no tile). The discard stands: the wall count is not
+    # given a tile back, and a pon on the 河底牌 is still illegal
+    stream = start(PON_HANDS) + draw(0, "7m")
+    stream += [ev.Tsumo(actor=1, pai="?"), ev.Dahai(actor=1, pai="N", tsumogiri=False, frame=50)]
+    stream += [
+        ev.Retract(
+            target_type="dahai",
+            target_frame=50,
+            actor=1,
+            slot=ev.RiverPlacement(row=0, col=0, sideways=True),
+            reason="riichi declaration tile (riichi read from its stick)",
+        )
+    ]
+    state = table(stream)
+    state.draws = 70
+    assert state.live_wall == 0
+    pon = ev.Pon(actor=2, target=0, pai="7m", consumed=["7m", "7m"])
+    assert [a.code for a in Rules(MLEAGUE).check(pon, state)] == ["illegal_call"]
