@@ -16,6 +16,7 @@ most alike reference tile; ``log_probs`` turns likenesses into class log-probabi
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import zipfile
 from dataclasses import dataclass
@@ -32,6 +33,18 @@ _FACE_DOWN = frozenset((BACK, STANDING))
 
 class ReferenceError(Exception):
     """The reference file is missing, unreadable, or made for another reader; the message names it."""
+
+
+@functools.cache
+def _blas_controller():
+    from threadpoolctl import ThreadpoolController
+
+    return ThreadpoolController()  # (made on first use: it inspects the loaded libraries)
+
+
+def one_blas_thread():
+    """A context in which numpy's BLAS runs on one thread."""
+    return _blas_controller().limit(limits=1, user_api="blas")
 
 
 def unit_rows(x: np.ndarray) -> np.ndarray:
@@ -71,7 +84,10 @@ class TileReference:
     def likeness(self, features: np.ndarray) -> np.ndarray:
         """(N, C) cosine of each tile (features (N, D), any scale) with the most alike reference
         tile of each class; -1 for a class the reference has none of."""
-        cos = unit_rows(features) @ self.features.T  # (N, M)
+        # one BLAS thread: OpenBLAS's pool spins after a product and starved the onnxruntime runs
+        # that follow (detector + reader 47 -> 76 ms a frame; 45 with one thread, models.bench)
+        with one_blas_thread():
+            cos = unit_rows(features) @ self.features.T  # (N, M)
         out = np.full((len(cos), len(MODEL_CLASSES)), -1.0, np.float32)
         # the max over each class's reference tiles, by class: M is small (a few thousand)
         order = np.argsort(self.class_ids, kind="stable")

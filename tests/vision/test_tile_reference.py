@@ -154,3 +154,34 @@ def test_a_file_that_is_not_a_reference_is_a_reference_error(tmp_path):
     np.savez(tmp_path / "odd.npz", format=np.array([1, 2]))
     with pytest.raises(ReferenceError, match="odd.npz"):
         TileReference.load(tmp_path / "odd.npz")
+
+
+def test_the_reference_product_runs_on_one_blas_thread(monkeypatch):
+    """OpenBLAS's threads spin after a product and starve the onnxruntime runs that follow
+    (models.bench: 47 -> 76 ms a frame); ``likeness`` runs its product on one thread."""
+    from vision import tile_reference as tr
+
+    seen = []
+    product = np.ndarray.__matmul__
+
+    def watched(a, b):
+        info = tr._blas_controller().info()
+        seen.append(all(i["num_threads"] == 1 for i in info if i["user_api"] == "blas"))
+        return product(a, b)
+
+    ref = _reference(**{"1s": [[1, 0]], "S": [[0, 1]]})
+    monkeypatch.setattr(tr, "unit_rows", lambda x: _Watched(unit_rows(x), watched))
+    ref.likeness(np.array([[1.0, 0.2]], np.float32))
+    assert seen == [True]
+
+
+class _Watched(np.ndarray):
+    """An array whose ``@`` calls ``hook`` (to see the BLAS threads as the product runs)."""
+
+    def __new__(cls, array, hook):
+        out = np.asarray(array).view(cls)
+        out.hook = hook
+        return out
+
+    def __matmul__(self, other):
+        return self.hook(np.asarray(self), other)
