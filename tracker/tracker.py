@@ -306,7 +306,9 @@ class TableTracker(RiverReader, MeldReader, HandReader, DoraReader):
         self._trusted = np.ones(4, bool) if trusted is None else np.asarray(trusted, bool)
         walls = view.select(view.zone == WALL)
         backs = int(walls.back.sum())
-        river_tiles = int((view.zone == RIVER).sum())
+        # discards lie face up: a back in the river band is a wall pushed in (hanchan-jansou-1 at a
+        # new deal), not a discard left on the table
+        river_tiles = int(((view.zone == RIVER) & view.face_up).sum())
         k = self.kyoku
         out: list[EventFactory] = []
         if k is not None and not k.ended and self._trusted.all():

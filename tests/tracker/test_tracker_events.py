@@ -2015,3 +2015,22 @@ def test_four_copies_in_the_rivers_are_left_as_read():
         s.read(_table(placed), 3 + 2 * i)
     assert not any(e.type == "retract" for e in s.events)
     assert [e.pai for e in s.events if e.type == "dahai"] == ["E"] * 4
+
+
+def test_backs_in_the_river_band_at_a_new_deal_do_not_hide_it():
+    # hanchan-jansou-1, overhead: after a win the new walls lay pushed in, and three or four of
+    # their backs were boxed inside the river band; counted as discards left on the table, they
+    # hid the new deal and a whole kyoku went unread (discards lie face up: backs are not one)
+    s = _started()
+    river = [
+        (e, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, c, False)
+        for e, c in enumerate(("1m", "9s", "E", "P"))
+    ]
+    for f in (10, 11):
+        s.read(_rows(river, {}), f)
+    spill = [(e, RIVER, -100.0 + 30 * e, tl.WALL_V - 35, "back", False) for e in (0, 0, 3, 3)]
+    first = s.tracker.kyoku
+    for f in (100, 101, 102):
+        s.read(_table(spill), f)
+    assert [e.type for e in s.events][-1] == "end_kyoku"
+    assert s.tracker.kyoku is not first and s.tracker.kyoku.frame == 102
