@@ -22,6 +22,9 @@ EDGES = ("bottom", "right", "top", "left")  # counterclockwise seen from above, 
 Edge = Literal["bottom", "right", "top", "left"]
 FELT_HALF_MM = 495.0  # half the felt square (the renderer's table: 480 mm play area + 15 mm)
 TILE_W_MM = 26.0
+# the smallest tile face, in image px, the detector is made and measured for (14-64 px): below it
+# faces blur into one another (960x540 low camera, 12 px: 2m/3m/8m and the winds confused)
+MIN_READABLE_TILE_PX = 14.0
 
 
 class CalibrationError(Exception):
@@ -67,6 +70,16 @@ class Calibration(BaseModel):
     def tile_px(self) -> float:
         """Width of a tile face in image px at the table centre (the detector's scale)."""
         return TILE_W_MM * self.px_per_mm()
+
+    def small_tiles_warning(self) -> str | None:
+        """A line for the user when tiles are smaller than the detector reads reliably."""
+        px = self.tile_px()
+        if px >= MIN_READABLE_TILE_PX:
+            return None
+        return (
+            f"tiles are {px:.1f} px wide in this view, under the {MIN_READABLE_TILE_PX:.0f} px the detector "
+            "is made for: expect misread faces; record at a higher resolution or bring the camera closer"
+        )
 
     def rectify(self, image: np.ndarray, px_per_mm: float = 1.0) -> np.ndarray:
         """Top-down image of the felt square at a fixed scale (seat-0-at-bottom orientation)."""

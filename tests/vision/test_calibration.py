@@ -74,3 +74,24 @@ def test_bad_calibration_file_is_one_line(tmp_path):
         Calibration.load(bad)
     with pytest.raises(CalibrationError, match="not found"):
         Calibration.load(tmp_path / "missing.json")
+
+
+def test_tiles_under_the_detectors_floor_are_warned_of(sample_calibration, tmp_path, capsys):
+    from tracker.commands.analyze import _calibration
+
+    assert sample_calibration.small_tiles_warning() is None  # 1280x720: ~17 px tiles
+    # the same view recorded at 960x540 (the evaluation hanchan): 3/4 the pixels, ~12.5 px tiles
+    scale = np.diag([0.75, 0.75, 1.0])
+    small = sample_calibration.model_copy(
+        update={"homography": (scale @ np.asarray(sample_calibration.homography)).tolist()}
+    )
+    assert small.tile_px() == pytest.approx(0.75 * sample_calibration.tile_px(), rel=1e-3)
+    warning = small.small_tiles_warning()
+    assert warning is not None and f"{small.tile_px():.1f} px" in warning and "14 px" in warning
+    path = tmp_path / "small.json"
+    small.save(path)
+    _calibration(str(CLIP / "video.mp4"), str(path))
+    err = capsys.readouterr().err
+    assert err.startswith("mjmon: warning: tiles are") and len(err.splitlines()) == 1
+    _calibration(str(CLIP / "video.mp4"), None)
+    assert capsys.readouterr().err == ""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import argparse
 from pathlib import Path
 
@@ -43,9 +45,13 @@ def _calibration(video_path: str, calib: str | None):
     from vision.calibration import Calibration, CalibrationError, calibrate_video
 
     try:
-        return Calibration.load(calib) if calib else calibrate_video(video_path)
+        calibration = Calibration.load(calib) if calib else calibrate_video(video_path)
     except CalibrationError as err:
         raise CommandError(str(err)) from None
+    warning = calibration.small_tiles_warning()
+    if warning:
+        print(f"mjmon: warning: {warning}", file=sys.stderr)
+    return calibration
 
 
 def run_analyze(
@@ -183,6 +189,9 @@ def _cmd_calibrate(args: argparse.Namespace) -> int:
         if edge is not None:
             calibration = calibration.model_copy(update={"seat0_edge": EDGES[edge]})
     calibration.save(args.out)
+    warning = calibration.small_tiles_warning()
+    if warning:
+        print(f"mjmon: warning: {warning}", file=sys.stderr)
     where = (
         "the first discard's edge" if edge is not None else "undecided: the tracker takes the first discarder"
     )
