@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import sys
-
 import argparse
+import sys
 from pathlib import Path
 
 from vision.reader_options import BUNDLED_READER, ReaderChoice, add_reader_argument, reader_options
