@@ -345,6 +345,18 @@ class RiverReader:
             # (hanchan-jansou-mleague-hanchan 10134, a far camera: a false river_layout; its row's
             # centres read 6 mm apart in depth, so how level it lies says nothing there)
             sideways = river[-1].sideways = False
+        if (
+            not sideways
+            and turns
+            and all(t is None for t in turns)
+            and e in k.riichi
+            and _owed_sideways(river[:-1])
+            and _lies_sideways(river, river[-1])
+        ):
+            # the tile owed sideways after a call took the declaration tile, its turn unknown on
+            # every read (box flat, angle upright): where it lies tells (hanchan-jansou-1 12846,
+            # overhead: taken as upright, a false riichi_not_sideways)
+            sideways = river[-1].sideways = True
         if not k.started:
             if self.seat0_edge is None:
                 self.seat0_edge = e  # the first discard names the first dealer
@@ -547,6 +559,21 @@ def _lies_upright(river: list[Slot], slot: Slot, level: bool = True) -> bool:
     flat = abs(slot.v - float(np.median([s.v for s in same]))) <= _LEVEL_IN_ROW_MM
     # (beside a sideways tile every gap is half the difference of its width wider)
     return (flat or not level) and gap < WIDE_GAP_MM + ((TILE_H - TILE_W) / 2 if before.sideways else 0.0)
+
+
+def _lies_sideways(river: list[Slot], slot: Slot) -> bool:
+    """Does ``slot``'s place say it lies sideways: a sideways tile's width on from the one before
+    it in its row and deeper than the row (aligned on the player's side of the row, a sideways
+    tile's centre lies (35 - 26) / 2 mm nearer the player)?"""
+    row = river_row(river, slot.v)
+    same = [s for s in river if s is not slot and s.present and river_row(river, s.v) == row]
+    left = [s for s in same if s.u < slot.u]
+    if not left:
+        return False
+    before = max(left, key=lambda s: s.u)
+    wide = WIDE_GAP_MM + ((TILE_H - TILE_W) / 2 if before.sideways else 0.0)
+    deeper = slot.v - float(np.median([s.v for s in same])) > _LEVEL_IN_ROW_MM
+    return slot.u - before.u >= wide and deeper
 
 
 def river_row(river: list[Slot], v: float) -> int:

@@ -2034,3 +2034,40 @@ def test_backs_in_the_river_band_at_a_new_deal_do_not_hide_it():
         s.read(_table(spill), f)
     assert [e.type for e in s.events][-1] == "end_kyoku"
     assert s.tracker.kyoku is not first and s.tracker.kyoku.frame == 102
+
+
+def _read_flat_boxed(s: _Script, rows: list, frame: int, flat: tuple) -> None:
+    """One read of ``rows``, the tiles named in ``flat`` (code) boxed as a sideways tile is
+    (not tall) while their angle reads upright: turns unknown on that read."""
+    view = _view(rows)
+    view.tall[np.isin(view.class_ids, [class_id(c) for c in flat])] = False
+    result = s.tracker._emit(s.tracker._observe(view, frame, frame / 30), frame, frame / 30)
+    s.events += result.events
+    s.alerts += result.alerts
+
+
+def test_the_tile_owed_sideways_after_a_called_declaration_is_judged_by_where_it_lies():
+    # hanchan-jansou-1 12846, overhead: seat 1's riichi tile (P) was ponned; its next discard (S)
+    # lay sideways, its box flat but its angle read upright on every read: unknown, taken as
+    # upright, a false riichi_not_sideways. Where it lies tells: 30.5 mm on and 4.5 mm deeper than
+    # its row (a sideways tile's place) is sideways; an upright tile's place is the irregularity.
+    for step, deeper, want in (((TILE_W + 35) / 2, 4.5, True), (TILE_W, 0.0, False)):
+        s = _started()
+        river = [
+            (0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "1m", False),
+            (1, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "9s", False),
+        ]
+        for f in (10, 11):
+            s.read(_rows(river, {}), f)
+        declaration = (1, RIVER, tl.RIVER_LEFT + 13 + (TILE_W + 35) / 2, tl.RIVER_ROW0_V + 4.5, "P", True)
+        for f in (12, 13):
+            s.read(_rows(river + [declaration], {}), f)
+        k = s.tracker.kyoku
+        assert 1 in k.riichi
+        k.rivers[1][-1].present = False  # (a call took it)
+        k.last_discard = None
+        river += [(1, RIVER, tl.RIVER_LEFT + 13 + step, tl.RIVER_ROW0_V + deeper, "S", False)]
+        for f in (20, 21, 22):
+            _read_flat_boxed(s, _rows(river, {}), f, ("S",))
+        dahai = [e for e in s.events if e.type == "dahai" and e.actor == 1][-1]
+        assert (dahai.pai, dahai.slot.sideways) == ("S", want)  # (the checker judges the slot)
