@@ -38,6 +38,7 @@ def tenpai_hand(hand: list[str]) -> list[str] | None:
     return list(hand) if Shanten().calculate_shanten(counts) == 0 else None
 
 
+NINE_KINDS = "九種九牌"  # kyuushu kyuuhai, as tenhou.net/6 and mjai name the draw
 CANVAS_HALF = 560.0  # mm of felt the canvas covers each way from the centre
 OVERSAMPLE = 1.6  # canvas px per image px at the table centre
 
@@ -209,7 +210,13 @@ class ClipRenderer:
                 hand.append(self.state.seats[e.target].river[-1].code)
             self.staging.open_hands[e.actor] = tiles.sorted_codes(hand)
         elif e.type == "ryukyoku":
-            hands = e.hands or [tenpai_hand(seat.hand) for seat in self.state.seats]
+            if e.hands:
+                hands = e.hands
+            elif e.reason == NINE_KINDS:  # the seat that drew lays its nine kinds open, no other
+                seats = enumerate(self.state.seats)
+                hands = [list(seat.hand) if s == self.state.actor else None for s, seat in seats]
+            else:
+                hands = [tenpai_hand(seat.hand) for seat in self.state.seats]
             for s, hand in enumerate(hands):
                 if hand:
                     self.staging.open_hands[s] = tiles.sorted_codes(hand)
