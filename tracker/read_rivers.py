@@ -351,6 +351,7 @@ class RiverReader:
             and all(t is None for t in turns)
             and e in k.riichi
             and _owed_sideways(river[:-1])
+            and _was_declaration(k, e, river[-2])
             and _lies_sideways(river, river[-1])
         ):
             # the tile owed sideways after a call took the declaration tile, its turn unknown on
@@ -559,6 +560,14 @@ def _lies_upright(river: list[Slot], slot: Slot, level: bool = True) -> bool:
     flat = abs(slot.v - float(np.median([s.v for s in same]))) <= _LEVEL_IN_ROW_MM
     # (beside a sideways tile every gap is half the difference of its width wider)
     return (flat or not level) and gap < WIDE_GAP_MM + ((TILE_H - TILE_W) / 2 if before.sideways else 0.0)
+
+
+def _was_declaration(k: Kyoku, e: int, slot: Slot) -> bool:
+    """Was ``slot`` edge ``e``'s riichi declaration tile: read sideways, the tile its riichi was
+    read from, or its last discard when the riichi was read from the stick? (A call on a later
+    upright discard owes no sideways tile: review helper-36.)"""
+    stick = k.stick_riichi_at[e]
+    return slot.sideways or slot.declared or (stick is not None and stick >= slot.frame)
 
 
 def _lies_sideways(river: list[Slot], slot: Slot) -> bool:

@@ -2071,3 +2071,81 @@ def test_the_tile_owed_sideways_after_a_called_declaration_is_judged_by_where_it
             _read_flat_boxed(s, _rows(river, {}), f, ("S",))
         dahai = [e for e in s.events if e.type == "dahai" and e.actor == 1][-1]
         assert (dahai.pai, dahai.slot.sideways) == ("S", want)  # (the checker judges the slot)
+
+
+@pytest.mark.parametrize(
+    "step, deeper",
+    [
+        (TILE_W + 3.0, 2.0),  # the call's place closed, read 3 mm on and 2 mm deep (a far camera)
+        (2 * TILE_W, 2.0),  # the called tile's place left empty, read 2 mm deep
+    ],
+)
+def test_an_upright_tile_after_a_call_that_did_not_take_the_declaration_owes_nothing(step, deeper):
+    # seat 1 declared with a sideways P, still in its river; a later upright discard (3p) was
+    # called. Nothing is owed sideways (the table state sets sideways_next only when the called
+    # tile lay sideways), so the next discard, its turn unknown on every read, must not be turned
+    # sideways by where it lies: that is a river_layout "sideways without a riichi" alert
+    s = _started()
+    u0, v0 = tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V
+    river = [
+        (0, RIVER, u0, v0, "1m", False),
+        (1, RIVER, u0, v0, "9s", False),
+    ]
+    for f in (10, 11):
+        s.read(_rows(river, {}), f)
+    river += [(1, RIVER, u0 + (TILE_W + 35) / 2, v0 + 4.5, "P", True)]  # the declaration
+    for f in (12, 13):
+        s.read(_rows(river, {}), f)
+    k = s.tracker.kyoku
+    assert 1 in k.riichi and k.rivers[1][-1].sideways
+    river += [(1, RIVER, u0 + (TILE_W + 35) / 2 + (TILE_W + 35) / 2, v0, "2m", False)]
+    for f in (14, 15):
+        s.read(_rows(river, {}), f)
+    third = u0 + (TILE_W + 35) + TILE_W
+    called = (1, RIVER, third, v0, "3p", False)
+    for f in (16, 17):
+        s.read(_rows(river + [called], {}), f)
+    assert [x.said for x in k.rivers[1]] == ["9s", "P", "2m", "3p"]
+    k.rivers[1][-1].present = False  # (a call took the 3p, not the declaration tile)
+    k.last_discard = None
+    river += [(1, RIVER, third - TILE_W + step, v0 + deeper, "S", False)]
+    for f in (20, 21, 22):
+        _read_flat_boxed(s, _rows(river, {}), f, ("S",))
+    dahai = [e for e in s.events if e.type == "dahai" and e.actor == 1][-1]
+    assert dahai.pai == "S"
+    assert dahai.slot.sideways is False
+
+
+def test_no_river_layout_alert_for_the_discard_after_a_call_that_left_the_declaration():
+    # the same, played out with turns between: seat 1 declares with a sideways P (in its river
+    # still), its later 3p is taken by a call, and its next discard (S) lies upright, read 3 mm
+    # on and 2 mm deep with its turn unknown: a false "sideways without a riichi declaration"
+    s = _started()
+    u0, v0 = tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V
+    river = [(0, RIVER, u0, v0, "1m", False)]
+    frame = 10
+
+    def discard(tile: tuple) -> None:
+        nonlocal frame
+        river.append(tile)
+        for _ in range(2):
+            s.read(_rows(river, {}), frame)
+            frame += 1
+
+    discard((1, RIVER, u0, v0, "9s", False))
+    discard((2, RIVER, u0, v0, "5s", False))
+    discard((1, RIVER, u0 + (TILE_W + 35) / 2, v0 + 4.5, "P", True))  # the declaration
+    discard((2, RIVER, u0 + TILE_W, v0, "6s", False))
+    discard((1, RIVER, u0 + TILE_W + 35, v0, "2m", False))
+    discard((2, RIVER, u0 + 2 * TILE_W, v0, "7s", False))
+    discard((1, RIVER, u0 + 2 * TILE_W + 35, v0, "3p", False))
+    k = s.tracker.kyoku
+    k.rivers[1][-1].present = False  # (a call took the 3p)
+    k.last_discard = None
+    river.pop()
+    discard((2, RIVER, u0 + 3 * TILE_W, v0, "8s", False))
+    river.append((1, RIVER, u0 + TILE_W + 35 + TILE_W + 3, v0 + 2.0, "S", False))
+    for f in range(frame, frame + 200):  # (past the checker's settling)
+        _read_flat_boxed(s, _rows(river, {}), f, ("S",))
+    assert [e.pai for e in s.events if e.type == "dahai" and e.actor == 1][-1] == "S"
+    assert not [a for a in s.alerts if a.code == "river_layout"]
