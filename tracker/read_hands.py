@@ -539,9 +539,13 @@ class HandReader:
 
     def _holds_draw(self, k: Kyoku, e: int) -> bool:
         """Does edge ``e`` hold a tile it drew (its draw read, or a tile set apart in its row when
-        it is its turn to play: to draw, or to discard after its call)?"""
+        it is its turn to play: to draw, or to discard after its call)? Asked as its hand lies
+        open: a tile apart first seen just before is the hand being laid down."""
         return k.drew[e] or (
-            k.armed[e] is not None and _in_turn(k, e) and not self._armed_before_last_discard(k, e)
+            k.armed[e] is not None
+            and _in_turn(k, e)
+            and not self._armed_before_last_discard(k, e)
+            and self._frame - k.armed_at[e] > self.cfg.hand_opening_frames
         )
 
     @staticmethod

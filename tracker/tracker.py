@@ -64,6 +64,9 @@ class TrackerConfig(BaseModel):
     min_first_walls: int = 4
     fresh_river_noise: int = 2  # stray river detections tolerated on a fresh deal
     second_ron_frames: int = 150  # after a ron, a second winner's hand is laid open within this
+    # a tile apart first seen this few frames before the hand lies open is the hand being laid
+    # down, not a draw (a draw then the tsumo shown: 17-19 frames at the evaluation sets' pace)
+    hand_opening_frames: int = 8
     open_hand_min: int = 2  # face-up tiles in a hand zone: the hand is laid open (4 melds leave 2)
     # an open hand's tile read less sure than this is marked unsure (``Hora.hand_unsure``); as sure
     # as ``hand_contra_confidence`` asks of a standing row that contradicts the record

@@ -1499,16 +1499,21 @@ def test_a_gap_seen_in_a_waiting_hand_does_not_make_its_ron_a_tsumo():
     assert [(e.actor, e.target, e.pai) for e in hora] == [(3, 1, "9s")]
 
 
-def _next_seat_wins(apart_before_discard: bool, apart_after_discard: bool | None = None) -> list:
+def _next_seat_wins(
+    apart_before_discard: bool,
+    apart_after_discard: bool | None = None,
+    apart_at: int = 18,
+    apart_row: list | None = None,
+) -> list:
     """Seat 0 discards 1m, seat 1 a 9s; seat 2 (next to draw) shows a tile apart in its row, before
-    the 9s is read or after it (or both, its row seen plain between), then lays its hand open.
-    Returns the hora events."""
+    the 9s is read or after it (at frame ``apart_at``; or both, its row seen plain between), then
+    lays its hand open at frame 40. Returns the hora events."""
     if apart_after_discard is None:
         apart_after_discard = not apart_before_discard
     s = _started()
     first = (0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "1m", False)
     nine = (1, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "9s", False)
-    apart = {2: _hand(2, 13, drawn=True)}
+    apart = {2: apart_row or _hand(2, 13, drawn=True)}
     s.read(_rows([first], {}), 10)
     s.read(_rows([first], {}), 11)
     if apart_before_discard:
@@ -1517,8 +1522,8 @@ def _next_seat_wins(apart_before_discard: bool, apart_after_discard: bool | None
     s.read(_rows([first, nine], {}), 15)
     s.read(_rows([first, nine], {}), 16)
     if apart_after_discard:
-        s.read(_rows([first, nine], apart), 18)
-    s.read(_rows([first, nine], {2: _open_hand(2, "123m456p789s11z999s")}), 20)
+        s.read(_rows([first, nine], apart), apart_at)
+    s.read(_rows([first, nine], {2: _open_hand(2, "123m456p789s11z999s")}), 40)
     return [e for e in s.events if e.type == "hora"]
 
 
@@ -1534,6 +1539,19 @@ def test_the_next_seats_tile_apart_after_the_last_discard_is_its_draw_tsumo():
     # t6-complex_nakis_0: a tile apart before (its own drawn tile, its discard read), the row
     # plain since, then its draw with the same count: that one is this turn's
     hora = _next_seat_wins(apart_before_discard=True, apart_after_discard=True)
+    assert [(e.actor, e.target) for e in hora] == [(2, 2)]
+
+
+def test_a_tile_apart_first_seen_as_the_hand_is_laid_open_is_no_draw():
+    # hanchan-jansou-1 19575 and -mleague-hanchan 24063 (set 3, overhead): the next seat's row
+    # showed a tile apart 5 frames before its hand lay open on its kamicha's discard: the hand
+    # being laid down, not a draw (a draw then a tsumo shown took 17-19 frames on every clip)
+    # (the row mid-motion, a tile missed in it: no count, so no draw read, only the look)
+    moving = _hand(2, 13, drawn=True, skip=5)
+    hora = _next_seat_wins(apart_before_discard=False, apart_at=35, apart_row=moving)
+    assert [(e.actor, e.target, e.pai) for e in hora] == [(2, 1, "9s")]
+    early = 40 - TrackerConfig().hand_opening_frames - 1
+    hora = _next_seat_wins(apart_before_discard=False, apart_at=early, apart_row=moving)
     assert [(e.actor, e.target) for e in hora] == [(2, 2)]
 
 
