@@ -305,7 +305,7 @@ class TableTracker(RiverReader, MeldReader, HandReader, DoraReader):
     ) -> list[EventFactory]:
         """One read. ``trusted`` (4,) bool: the edges still long enough to count (default all);
         zones of the others are skipped, not read as empty."""
-        self._frame = frame
+        self._frame, self._t = frame, t
         self._trusted = np.ones(4, bool) if trusted is None else np.asarray(trusted, bool)
         walls = view.select(view.zone == WALL)
         backs = int(walls.back.sum())

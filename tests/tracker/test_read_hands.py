@@ -16,7 +16,13 @@ FIRST = (0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "1m", False)  # the deal
 
 
 def _counts(s: _Script, seat: int) -> list[tuple[int, int]]:
-    return [(e.frame, e.count) for e in s.events if e.type == "hand_count" and e.actor == seat]
+    """The seat's counts read in play (the deal's, reported at the start, left out)."""
+    deal = s.tracker.kyoku.deal_read
+    return [
+        (e.frame, e.count)
+        for e in s.events
+        if e.type == "hand_count" and e.actor == seat and (deal is None or e.frame != deal[0])
+    ]
 
 
 def _seat1_draws(s, standing: int) -> None:
@@ -146,6 +152,25 @@ def test_the_first_draw_of_a_deal_starts_the_kyoku_at_its_dealer():
     play = [(e.type, e.actor) for e in s.events if e.type in ("tsumo", "dahai")]
     assert play == [("tsumo", 0), ("dahai", 0)]
     assert not s.alerts and not s.tracker.state_errors
+
+
+def test_the_deals_counts_are_reported_at_the_start_dated_to_the_read_that_saw_them():
+    # the stable moments from the deal to the dealer's first draw had no count (4 % of the
+    # evaluation sets' moments): the deal's rows, read whole at 13 each, are reported once the
+    # dealer is known, dated to that read; a deal never read whole reports nothing
+    for hole, want in ((False, [(a, 13, 5) for a in (3, 0, 1, 2)]), (True, [])):
+        s = _Script()
+        s.read(_table(), 1)  # the fresh deal: the kyoku is made (its hands read from the next read)
+        s.read(_deal(dealer_drew=False, hole=hole), 5)
+        s.read(_deal(), 10)
+        s.read(_deal(), 11)
+        kinds = [e.type for e in s.events]
+        assert kinds[:2] == ["start_game", "start_kyoku"]
+        dated = [(e.actor, e.count, e.frame) for e in s.events if e.type == "hand_count" and e.frame == 5]
+        assert dated == want
+        assert kinds[2 : 2 + len(want)] == ["hand_count"] * len(want)  # (right after the start)
+        counts = {e.actor: e.count for e in s.events if e.type == "hand_count" and e.frame == 11}
+        assert counts == {0: 14, 1: 13, 2: 13, 3: 13}  # then the dealer's draw, as before
 
 
 def test_a_deal_read_unclearly_starts_nothing():

@@ -71,10 +71,12 @@ def test_first_discard_needs_two_sightings_and_names_the_dealer():
     assert s.events == []  # seen once: not yet certain
     s.read(_table([river]), 41)
     kinds = [e.type for e in s.events]
-    assert kinds == ["start_game", "start_kyoku", "tsumo", "dahai"]
+    # (the deal's rows read 13 each at frame 40: reported once the dealer is known, dated then)
+    assert kinds == ["start_game", "start_kyoku"] + ["hand_count"] * 4 + ["tsumo", "dahai"]
+    assert [(e.actor, e.count, e.frame) for e in s.events[2:6]] == [(a, 13, 40) for a in (3, 0, 1, 2)]
     assert s.events[1].oya == 0 and s.events[1].dora_marker == "7p" and s.events[1].frame == 10
     assert s.tracker.seat0_edge == 1  # the right edge discarded first: seat 0 sits there
-    dahai = s.events[3]
+    dahai = s.events[7]
     assert (dahai.actor, dahai.pai, dahai.frame) == (0, "N", 41)
     assert (dahai.slot.row, dahai.slot.col, dahai.slot.sideways) == (0, 0, False)
 
@@ -954,7 +956,8 @@ def test_a_failing_rules_checker_costs_no_event():
     s.read(_table(), 1)
     s.read(_table([disc]), 2)
     s.read(_table([disc]), 3)
-    assert [e.type for e in s.events] == ["start_game", "start_kyoku", "tsumo", "dahai"]
+    kinds = ["start_game", "start_kyoku"] + ["hand_count"] * 4 + ["tsumo", "dahai"]
+    assert [e.type for e in s.events] == kinds
     assert any("rules checker failed" in x for x in s.tracker.state_errors)
 
 
@@ -1161,8 +1164,8 @@ def test_hand_counts_only_at_still_moments_and_a_contradiction_needs_time():
     s = _started()
     tracker = s.tracker
 
-    def counts(seat: int) -> list[int]:
-        return [e.count for e in s.events if e.type == "hand_count" and e.actor == seat]
+    def counts(seat: int) -> list[int]:  # (in play: the deal's, reported at the start, left out)
+        return [e.count for e in s.events if e.type == "hand_count" and e.actor == seat and e.frame >= 10]
 
     # an arm over edge 3: its hand is not counted; the still edges' hands are
     partial = np.array([True, True, True, False])
