@@ -60,6 +60,20 @@ def misread(call, codes: list[str]) -> bool:
     return not (call.type == "pon" and is_set("chi", codes))
 
 
+def called_tile_misread(call, up: list[str]) -> bool:
+    """Do a call's laid tiles miss the set only at its sideways tile, read as another face than
+    the discard it is (``call.pai``, read in the river)? A wrong set holds a wrong tile of the
+    caller's own; the sideways tile is the discard taken, so its other reading is the camera's
+    (set 3 t6-confusing_nakis_4: a pon of 6m laid "5m 6m 6m", the 5m lying sideways)."""
+    laid = getattr(call, "laid", None)
+    if call.type not in _CALLS or laid is None or len(laid.sideways) != 1 or len(up) != len(laid.tiles):
+        return False
+    i = laid.sideways[0]
+    if not 0 <= i < len(up) or tiles.deaka(up[i]) == tiles.deaka(call.pai):
+        return False
+    return is_set(call.type, up[:i] + [call.pai] + up[i + 1 :])
+
+
 def still_found(evidence: list) -> bool:
     """The finding on a call (``evidence[0]``) as the camera reads it now: its tiles still make
     no set (a wrong tile read as another wrong one is still a 错碰)."""
@@ -119,7 +133,8 @@ def _judge(event, situation: Situation, in_view: list[str] | tuple = ()) -> list
         if _read(up) and not is_set(event.type, up) and misread(event, up):
             return []
         if _read(up) and (not is_set(event.type, up) or len(laid.tiles) != _SIZE[event.type]):
-            problems.append(f"laid tiles {' '.join(laid.tiles)}")
+            if not called_tile_misread(event, up):
+                problems.append(f"laid tiles {' '.join(laid.tiles)}")
     shown = list(up or declared)
     if event.type == "kakan":
         shown = [event.pai]  # the pon's tiles are already on the table

@@ -123,3 +123,14 @@ def test_a_call_read_again_is_judged_on_its_tiles_as_laid_pointing_at_the_call()
     assert _reread("7m", ["7m", "7m", "7m"]) == []
     # honour faces read again are no evidence (the faces a reader confuses most on unseen art)
     assert _reread("F", ["F", "F", "E"]) == []
+
+
+def test_the_sideways_tile_read_as_another_face_than_the_discard_it_is_no_wrong_set():
+    # set 3 t6-confusing_nakis_4 897 (overhead): a pon of 6m laid "5m 6m 6m", the 5m the sideways
+    # tile, which is the 6m taken from the river (read there many times, upright). A wrong set
+    # holds a wrong tile of the caller's own; the sideways one is the discard itself
+    wrong = [("invalid_meld", 2, "dead_hand")]
+    assert found(feed(_pon_of_7m_laid(["7m", "8m", "7m"]))) == []  # (sideways: index 1)
+    assert found(feed(_pon_of_7m_laid(["8m", "7m", "7m"]))) == wrong  # one of its own is the 8m
+    assert found(feed(chi(["5s", "2s", "3s"]))) == []  # the called 4s read 5s (sideways: index 0)
+    assert found(feed(chi(["4s", "2s", "5s"]))) == [("invalid_meld", 1, "dead_hand")]
