@@ -168,6 +168,9 @@ class Kyoku:
     lift_base: list[int | None] = field(default_factory=lambda: [None] * 4)  # standing at the first look
     armed_u: list[float] = field(default_factory=lambda: [0.0] * 4)  # u of the row's right end when armed
     armed_at: list[int] = field(default_factory=lambda: [-1] * 4)  # frame of the look that armed it
+    # frame of the look, still or moving, that first saw this tile apart (not moved by a count
+    # change while armed): how long the hand has held it when it lies open
+    apart_since: list[int] = field(default_factory=lambda: [-1] * 4)
     # the standing row's right end measured from the pixels (``vision.hand_rows``), mm, per edge:
     # on a still read with the hand as the record has it before a draw (NaN: not seen), on a
     # still read holding its draw, and on each moving frame since that read (the discard's lift)

@@ -69,7 +69,7 @@ class HandReader:
             # crop and scale each time, so a detector's misses (and the arm's cover) stay alike
             if k.lift_base[e] is None:
                 k.lift_base[e] = len(standing)
-            self._look_at_hand(k, e, standing.u)
+            self._look_at_hand(k, e, standing.u, frame)
 
     def _trace_row_ends(self, k: Kyoku, image: np.ndarray) -> None:
         """On a moving frame, the right end of the row of each hand that holds (or is about to
@@ -185,7 +185,7 @@ class HandReader:
             return bool(far), False  # one frame apart: an arm sweeping past, if it reached far
         return None if far is None else (far, False)
 
-    def _look_at_hand(self, k: Kyoku, e: int, u: np.ndarray) -> bool:
+    def _look_at_hand(self, k: Kyoku, e: int, u: np.ndarray, frame: int | None = None) -> bool:
         """One look at a hand's standing tiles (``u`` mm, still or mid-motion). Returns whether a
         drawn tile sits apart at the right. Arms the hand when it does (remembering where the
         row's right end stood); once armed, a look with one tile fewer is the discard in the air:
@@ -209,7 +209,10 @@ class HandReader:
         elif apart and (armed is None or n >= armed):
             # (plain on an earlier read: this read's pixel measure may call the row plain where
             # the detections see a tile apart, which must not renew it on every look)
-            if n != armed or k.armed_at[e] < k.plain_seen[e] < self._frame:
+            anew = armed is None or k.armed_at[e] < k.plain_seen[e] < self._frame
+            if anew:  # (``frame``: a moving frame's look, dated to itself, not the last read)
+                k.apart_since[e] = self._frame if frame is None else frame
+            if n != armed or anew:
                 # since when it holds this tile apart: not its last look (a gap the detector keeps
                 # seeing stays as old as it is), but anew once the row was seen plain between
                 k.armed_at[e] = self._frame
@@ -562,7 +565,7 @@ class HandReader:
             k.armed[e] is not None
             and _in_turn(k, e)
             and not self._armed_before_last_discard(k, e)
-            and self._frame - k.armed_at[e] > self.cfg.hand_opening_frames
+            and self._frame - k.apart_since[e] > self.cfg.hand_opening_frames
         )
 
     @staticmethod

@@ -68,6 +68,8 @@ def called_tile_misread(call, up: list[str]) -> bool:
     laid = getattr(call, "laid", None)
     if call.type not in _CALLS or laid is None or len(laid.sideways) != 1 or len(up) != len(laid.tiles):
         return False
+    if call.pai not in tiles.GAME_CODES or call.pai == tiles.UNKNOWN:
+        return False  # no river reading to hold the sideways tile's against
     i = laid.sideways[0]
     if not 0 <= i < len(up) or tiles.deaka(up[i]) == tiles.deaka(call.pai):
         return False
@@ -132,9 +134,9 @@ def _judge(event, situation: Situation, in_view: list[str] | tuple = ()) -> list
         up = [c for i, c in enumerate(laid.tiles) if i not in laid.face_down]
         if _read(up) and not is_set(event.type, up) and misread(event, up):
             return []
-        if _read(up) and (not is_set(event.type, up) or len(laid.tiles) != _SIZE[event.type]):
-            if not called_tile_misread(event, up):
-                problems.append(f"laid tiles {' '.join(laid.tiles)}")
+        wrong_size = len(laid.tiles) != _SIZE[event.type]
+        if _read(up) and (wrong_size or not (is_set(event.type, up) or called_tile_misread(event, up))):
+            problems.append(f"laid tiles {' '.join(laid.tiles)}")
     shown = list(up or declared)
     if event.type == "kakan":
         shown = [event.pai]  # the pon's tiles are already on the table

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import numpy as np
 
+import tracker.read_hands as read_hands
 from datasets.scene import table_layout as tl
-from tests.tracker.test_tracker_events import _hand, _rows, _Script, _started, _table, _view
+from tests.tracker.test_tracker_events import _hand, _open_hand, _rows, _Script, _started, _table, _view
 from tracker.tracker import TrackerConfig
 from tracker.zones import HAND, RIVER
 from vision.hand_rows import NOMINAL_PITCH_MM, HandRows
@@ -325,3 +326,46 @@ def test_a_lone_tile_read_surely_is_not_lengthened_by_the_measure():
     s.tracker._rows_now = _measured({1: 2})
     s.read(_rows([FIRST], {1: _hand(1, 1)}), 10)
     assert _counts(s, 1) == [(10, 1)]
+
+
+NINE = (1, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "9s", False)  # seat 1's discard after FIRST
+
+
+def _hora(s: _Script) -> list[tuple[int, int]]:
+    return [(e.actor, e.target) for e in s.events if e.type == "hora"]
+
+
+def _nine_read(s: _Script) -> None:
+    for f, river in ((10, [FIRST]), (11, [FIRST]), (15, [FIRST, NINE]), (16, [FIRST, NINE])):
+        s.read(_rows(river, {}), f)
+
+
+def test_a_tile_apart_seen_mid_motion_as_the_hand_is_laid_open_is_no_draw(monkeypatch):
+    # (review helper-37) the next seat's ron laid down: its tile apart seen on a moving frame (36),
+    # 4 frames before the open hand's read; dated to the last still read (16) it was a draw
+    s = _started()
+    _nine_read(s)
+    tracker = s.tracker
+    looked = _view(_hand(2, 13, drawn=True, skip=5))
+    monkeypatch.setattr(read_hands, "assign", lambda found, cal, bands: looked)
+    monkeypatch.setattr(tracker, "_detect", lambda image, box=None: [0])  # (anything non-empty)
+    activity = np.array([0.0, 0.0, 1.0, 0.0])  # seat 2's arm moves: laying its hand down
+    tracker._watch_lift(np.zeros((720, 1280, 3), np.uint8), 36, activity)
+    assert tracker.kyoku.armed[2] is not None
+    s.read(_rows([FIRST, NINE], {2: _open_hand(2, "123m456p789s11z999s")}), 40)
+    assert 40 - 36 <= TrackerConfig().hand_opening_frames
+    assert _hora(s) == [(2, 1)]
+
+
+def test_a_draw_held_long_before_the_hand_opens_stays_a_draw_when_one_more_tile_is_seen():
+    # (review helper-37) seat 2 drew at 18 (a tile apart; two row tiles missed: no count, only the
+    # look); at 35 the row shows one tile more (one missed): the tile apart is as old as before,
+    # so its tsumo shown at 40 is no ron on the 9s
+    s = _started()
+    _nine_read(s)
+    two_missed = [r for i, r in enumerate(_hand(2, 13, drawn=True)) if i not in (4, 8)]
+    s.read(_rows([FIRST, NINE], {2: two_missed}), 18)
+    s.read(_rows([FIRST, NINE], {2: _hand(2, 13, drawn=True, skip=5)}), 35)
+    assert not s.tracker.kyoku.drew[2]  # (holes: no count, no draw read)
+    s.read(_rows([FIRST, NINE], {2: _open_hand(2, "123m456p789s11z999s")}), 40)
+    assert _hora(s) == [(2, 2)]

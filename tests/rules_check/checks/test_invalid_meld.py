@@ -1,3 +1,4 @@
+from rules_check.checks.invalid_meld import called_tile_misread
 from rules_check.ruleset import MCR, MLEAGUE
 from tests.rules_check.kit import draw, feed, found, framed, seen_opening, start
 from tracker import events as ev
@@ -134,3 +135,15 @@ def test_the_sideways_tile_read_as_another_face_than_the_discard_it_is_no_wrong_
     assert found(feed(_pon_of_7m_laid(["8m", "7m", "7m"]))) == wrong  # one of its own is the 8m
     assert found(feed(chi(["5s", "2s", "3s"]))) == []  # the called 4s read 5s (sideways: index 0)
     assert found(feed(chi(["4s", "2s", "5s"]))) == [("invalid_meld", 1, "dead_hand")]
+
+
+def test_a_sideways_misread_excuses_neither_a_wrong_size_nor_an_unknown_called_tile():
+    # (review helper-37) four tiles laid for a pon are wrong whatever its sideways tile reads; a
+    # called tile never read (``?``) is no river reading to hold the sideways one against
+    wrong = [("invalid_meld", 2, "dead_hand")]
+    assert found(feed(_pon_of_7m_laid(["7m", "7m", "7m", "7m"]))) == wrong
+    assert found(feed(_pon_of_7m_laid(["7m", "8m", "7m", "7m"]))) == wrong
+    laid = ev.MeldPlacement(tiles=["7m", "8m", "7m"], sideways=[1])
+    pon = ev.Pon(actor=2, target=0, pai="?", consumed=["7m", "7m"], laid=laid)
+    assert not called_tile_misread(pon, ["7m", "8m", "7m"])
+    assert called_tile_misread(pon.model_copy(update={"pai": "7m"}), ["7m", "8m", "7m"])
