@@ -351,7 +351,9 @@ class HandReader:
             k.hand_said[e] = (count, expected)
             out.append(lambda seat, e=e, n=count: ev.HandCount(actor=seat(e), count=min(n, 18)))
 
-    def _row_evidence(self, k: Kyoku, e: int, standing: TableView, apart: bool) -> RowEvidence:
+    def _row_evidence(
+        self, k: Kyoku, e: int, standing: TableView, apart: bool, calibrate: bool = True
+    ) -> RowEvidence:
         """Edge ``e``'s standing row on this read: the detections' (``standing``, a tile
         ``apart``), or the row measured from the pixels (``vision.hand_rows``) where the
         detections leave holes or disagree with it: a far camera shows a row as one bar whose
@@ -367,7 +369,7 @@ class HandReader:
             float(standing.confidence.min()) if count else 0.0,
         )
         rows = self._rows_now
-        if not k.started and not rows.apart[e] and not rows.clipped[e]:
+        if calibrate and not k.started and not rows.apart[e] and not rows.clipped[e]:
             pitch = float(rows.length[e]) / 13
             if PITCH_RANGE[0] < pitch < PITCH_RANGE[1] and _with_the_others(rows, e):
                 self._row_pitches[e] = (self._row_pitches[e] + [pitch])[-9:]
@@ -399,6 +401,16 @@ class HandReader:
         """The first whole-table read of the deal with every row 13, whole, nothing apart."""
         if k.deal_read is None and all((r.count, r.apart, r.holes) == (13, False, 0) for r in rows.values()):
             k.deal_read = (self._frame, self._t)
+
+    def note_fresh_deal(self, view: TableView, k: Kyoku) -> None:
+        """The read that found the fresh deal (every edge still): its rows, for ``deal_counts``
+        (the next still read often comes after the dealer drew)."""
+        rows = {}
+        for e in range(4):
+            standing = standing_row(view.where(e, HAND))
+            apart = len(standing) >= 2 and drawn_apart(standing.u)
+            rows[e] = self._row_evidence(k, e, standing, apart, calibrate=False)
+        self._note_deal(k, rows)
 
     def deal_counts(self, k: Kyoku, out: list) -> None:
         """At the kyoku's start (its dealer now known): the 13 standing tiles a seat the deal was

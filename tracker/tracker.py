@@ -336,6 +336,7 @@ class TableTracker(RiverReader, MeldReader, HandReader, DoraReader):
                     self._close_round(k)
                 self.kyoku = Kyoku(frame=frame, t=t, dora=[])
                 self._read_dora(view, self.kyoku)
+                self.note_fresh_deal(view, self.kyoku)
             elif k is not None and k.ended and k.started and backs < 10 and not self._hands_open(view):
                 # (hands still open at the wall's end: a second ron may be laid open yet)
                 out.append(lambda seat: ev.EndKyoku())

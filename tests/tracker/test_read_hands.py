@@ -140,7 +140,9 @@ def test_the_first_draw_of_a_deal_starts_the_kyoku_at_its_dealer():
     assert s.events == []  # one read: not yet
     s.read(_deal(), 11)
     kinds = [(e.type, getattr(e, "actor", None)) for e in s.events]
-    assert kinds[:4] == [("start_game", None), ("start_kyoku", None), ("wall_take", 0), ("tsumo", 0)]
+    # (the deal's counts first: its rows were read whole, 13 each, on the read that found it)
+    deal = [("hand_count", a) for a in (3, 0, 1, 2)]
+    assert kinds[:8] == [("start_game", None), ("start_kyoku", None), *deal, ("wall_take", 0), ("tsumo", 0)]
     assert s.tracker.seat0_edge == 1  # the right edge drew first: the first dealer, seat 0
     start = s.events[1]
     assert (start.oya, start.frame) == (0, 1)
@@ -159,15 +161,20 @@ def test_the_deals_counts_are_reported_at_the_start_dated_to_the_read_that_saw_t
     # the stable moments from the deal to the dealer's first draw had no count (4 % of the
     # evaluation sets' moments): the deal's rows, read whole at 13 each, are reported once the
     # dealer is known, dated to that read; a deal never read whole reports nothing
-    for hole, want in ((False, [(a, 13, 5) for a in (3, 0, 1, 2)]), (True, [])):
+    seats = (3, 0, 1, 2)
+    for holes, want in (
+        ((False, True), [(a, 13, 1) for a in seats]),  # the read that found the deal saw them
+        ((True, False), [(a, 13, 5) for a in seats]),  # the next read did
+        ((True, True), []),
+    ):
         s = _Script()
-        s.read(_table(), 1)  # the fresh deal: the kyoku is made (its hands read from the next read)
-        s.read(_deal(dealer_drew=False, hole=hole), 5)
+        s.read(_deal(dealer_drew=False, hole=holes[0]), 1)  # the fresh deal: the kyoku is made
+        s.read(_deal(dealer_drew=False, hole=holes[1]), 5)
         s.read(_deal(), 10)
         s.read(_deal(), 11)
         kinds = [e.type for e in s.events]
         assert kinds[:2] == ["start_game", "start_kyoku"]
-        dated = [(e.actor, e.count, e.frame) for e in s.events if e.type == "hand_count" and e.frame == 5]
+        dated = [(e.actor, e.count, e.frame) for e in s.events if e.type == "hand_count" and e.frame < 10]
         assert dated == want
         assert kinds[2 : 2 + len(want)] == ["hand_count"] * len(want)  # (right after the start)
         counts = {e.actor: e.count for e in s.events if e.type == "hand_count" and e.frame == 11}

@@ -71,9 +71,9 @@ def test_first_discard_needs_two_sightings_and_names_the_dealer():
     assert s.events == []  # seen once: not yet certain
     s.read(_table([river]), 41)
     kinds = [e.type for e in s.events]
-    # (the deal's rows read 13 each at frame 40: reported once the dealer is known, dated then)
+    # (the deal's rows read 13 each at frame 10: reported once the dealer is known, dated then)
     assert kinds == ["start_game", "start_kyoku"] + ["hand_count"] * 4 + ["tsumo", "dahai"]
-    assert [(e.actor, e.count, e.frame) for e in s.events[2:6]] == [(a, 13, 40) for a in (3, 0, 1, 2)]
+    assert [(e.actor, e.count, e.frame) for e in s.events[2:6]] == [(a, 13, 10) for a in (3, 0, 1, 2)]
     assert s.events[1].oya == 0 and s.events[1].dora_marker == "7p" and s.events[1].frame == 10
     assert s.tracker.seat0_edge == 1  # the right edge discarded first: seat 0 sits there
     dahai = s.events[7]
