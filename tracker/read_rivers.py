@@ -551,16 +551,26 @@ def _lies_upright(river: list[Slot], slot: Slot, level: bool = True) -> bool:
     nothing: level with the other tiles of its row (unless ``level`` is False) and an upright
     tile's width right of the one before it (a sideways one lies deeper and farther). On the
     second evaluation set 0 of the 8 tiles read sideways lay so, 420 of the 955 read upright did."""
+    place = _place_in_row(river, slot)
+    if place is None:
+        return False
+    gap, depth, wide = place
+    return (abs(depth) <= _LEVEL_IN_ROW_MM or not level) and gap < wide
+
+
+def _place_in_row(river: list[Slot], slot: Slot) -> tuple[float, float, float] | None:
+    """Where ``slot`` lies in its row: (mm on from the tile before it, mm deeper than the row's
+    median, the gap past which a tile lies sideways), or None when it is its row's first."""
     row = river_row(river, slot.v)
     same = [s for s in river if s is not slot and s.present and river_row(river, s.v) == row]
     left = [s for s in same if s.u < slot.u]
     if not left:
-        return False
+        return None
     before = max(left, key=lambda s: s.u)
-    gap = slot.u - before.u
-    flat = abs(slot.v - float(np.median([s.v for s in same]))) <= _LEVEL_IN_ROW_MM
+    depth = slot.v - float(np.median([s.v for s in same]))
     # (beside a sideways tile every gap is half the difference of its width wider)
-    return (flat or not level) and gap < WIDE_GAP_MM + ((TILE_H - TILE_W) / 2 if before.sideways else 0.0)
+    wide = WIDE_GAP_MM + ((TILE_H - TILE_W) / 2 if before.sideways else 0.0)
+    return slot.u - before.u, depth, wide
 
 
 def _was_declaration(k: Kyoku, e: int, slot: Slot) -> bool:
@@ -575,15 +585,11 @@ def _lies_sideways(river: list[Slot], slot: Slot) -> bool:
     """Does ``slot``'s place say it lies sideways: a sideways tile's width on from the one before
     it in its row and deeper than the row (aligned on the player's side of the row, a sideways
     tile's centre lies (35 - 26) / 2 mm nearer the player)?"""
-    row = river_row(river, slot.v)
-    same = [s for s in river if s is not slot and s.present and river_row(river, s.v) == row]
-    left = [s for s in same if s.u < slot.u]
-    if not left:
+    place = _place_in_row(river, slot)
+    if place is None:
         return False
-    before = max(left, key=lambda s: s.u)
-    wide = WIDE_GAP_MM + ((TILE_H - TILE_W) / 2 if before.sideways else 0.0)
-    deeper = slot.v - float(np.median([s.v for s in same])) > _LEVEL_IN_ROW_MM
-    return slot.u - before.u >= wide and deeper
+    gap, depth, wide = place
+    return gap >= wide and depth > _LEVEL_IN_ROW_MM
 
 
 def river_row(river: list[Slot], v: float) -> int:

@@ -284,11 +284,8 @@ def test_a_lost_tile_seen_again_a_few_mm_toward_its_left_neighbour_is_restored()
     assert [e.pai for e in apply_retractions(s.events) if e.type == "dahai"] == ["C", "N", "W"]
 
 
-def test_after_a_call_takes_a_stick_riichis_declaration_tile_the_next_tile_read_sideways_stays_so():
-    # a far camera: seat 1's declaration tile (8s) read upright-ish (no sideways riichi from it), the
-    # riichi read from the stick; a call takes the 8s, so the next discard lies sideways in its
-    # place (30.5 mm on, deeper). Read 2.5 mm short of that, it is taken as upright: _owed_sideways
-    # only knows a declared (sideways-read) slot. Before f7692d2 its depth kept it sideways.
+def _two_discarded() -> tuple[_Script, list]:
+    """Seats 0 and 1 have discarded (1m, 9s; frames 10-11): the script and the river rows."""
     s = _started()
     river = [
         (0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "1m", False),
@@ -296,6 +293,15 @@ def test_after_a_call_takes_a_stick_riichis_declaration_tile_the_next_tile_read_
     ]
     for f in (10, 11):
         s.read(_rows(river, {}), f)
+    return s, river
+
+
+def test_after_a_call_takes_a_stick_riichis_declaration_tile_the_next_tile_read_sideways_stays_so():
+    # a far camera: seat 1's declaration tile (8s) read upright-ish (no sideways riichi from it), the
+    # riichi read from the stick; a call takes the 8s, so the next discard lies sideways in its
+    # place (30.5 mm on, deeper). Read 2.5 mm short of that, it is taken as upright: _owed_sideways
+    # only knows a declared (sideways-read) slot. Before f7692d2 its depth kept it sideways.
+    s, river = _two_discarded()
     declaration = (1, RIVER, tl.RIVER_LEFT + 13 + TILE_W, tl.RIVER_ROW0_V, "8s", False)
     for f in (12, 13):
         s.read(_rows(river + [declaration], {}), f)
@@ -1208,7 +1214,8 @@ def test_start_kyoku_round_honba_and_sticks_follow_the_kyoku_before():
     assert tracker._next_round(0) == (1, 1, 0, 0)
 
 
-def test_a_new_deal_ends_a_kyoku_whose_result_was_not_seen():
+def _four_discarded() -> _Script:
+    """Each seat has discarded once (frames 10-11)."""
     s = _started()
     river = [
         (e, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, c, False)
@@ -1216,6 +1223,11 @@ def test_a_new_deal_ends_a_kyoku_whose_result_was_not_seen():
     ]
     for f in (10, 11):
         s.read(_rows(river, {}), f)
+    return s
+
+
+def test_a_new_deal_ends_a_kyoku_whose_result_was_not_seen():
+    s = _four_discarded()
     assert [e.type for e in s.events].count("dahai") == 4
     s.read(_table(), 100)  # rivers empty once: the detector's miss, not a new deal
     s.read(_table(), 101)
@@ -2042,13 +2054,7 @@ def test_backs_in_the_river_band_at_a_new_deal_do_not_hide_it():
     # hanchan-jansou-1, overhead: after a win the new walls lay pushed in, and three or four of
     # their backs were boxed inside the river band; counted as discards left on the table, they
     # hid the new deal and a whole kyoku went unread (discards lie face up: backs are not one)
-    s = _started()
-    river = [
-        (e, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, c, False)
-        for e, c in enumerate(("1m", "9s", "E", "P"))
-    ]
-    for f in (10, 11):
-        s.read(_rows(river, {}), f)
+    s = _four_discarded()
     spill = [(e, RIVER, -100.0 + 30 * e, tl.WALL_V - 35, "back", False) for e in (0, 0, 3, 3)]
     first = s.tracker.kyoku
     for f in (100, 101, 102):
@@ -2073,13 +2079,7 @@ def test_the_tile_owed_sideways_after_a_called_declaration_is_judged_by_where_it
     # upright, a false riichi_not_sideways. Where it lies tells: 30.5 mm on and 4.5 mm deeper than
     # its row (a sideways tile's place) is sideways; an upright tile's place is the irregularity.
     for step, deeper, want in (((TILE_W + 35) / 2, 4.5, True), (TILE_W, 0.0, False)):
-        s = _started()
-        river = [
-            (0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "1m", False),
-            (1, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "9s", False),
-        ]
-        for f in (10, 11):
-            s.read(_rows(river, {}), f)
+        s, river = _two_discarded()
         declaration = (1, RIVER, tl.RIVER_LEFT + 13 + (TILE_W + 35) / 2, tl.RIVER_ROW0_V + 4.5, "P", True)
         for f in (12, 13):
             s.read(_rows(river + [declaration], {}), f)
