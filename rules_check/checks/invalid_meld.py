@@ -164,6 +164,25 @@ def _judge(event, situation: Situation, in_view: list[str] | tuple = ()) -> list
     ]
 
 
+def _once_read_whole_as_a_set(call, fix, history: list) -> bool:
+    """Was ``call`` read earlier (as emitted, or corrected before ``fix``) with every laid tile
+    read and making the set of its kind? Tiles laid do not change: a later reading one tile off
+    is the camera's (set 3 hanchan-jansou-2 14686: a pon read "5mr 5m 5m", then "5mr 6m 5m")."""
+    readings = [(call.type, call.laid)]
+    readings += [
+        (e.as_type or call.type, e.laid)
+        for e in history
+        if e is not fix and e.type == "retract" and e.names == fix.names and e.laid is not None
+    ]
+    for kind, laid in readings:
+        if laid is None or len(laid.tiles) != _SIZE[kind]:
+            continue
+        up = [c for i, c in enumerate(laid.tiles) if i not in laid.face_down]
+        if _read(up) and is_set(kind, up):
+            return True
+    return False
+
+
 def _read_again(fix, situation: Situation) -> list[Finding]:
     """A call a camera read again (a ``retract`` with its laid tiles): judged on those when its
     first reading was not (a tile unread then), the alert pointing at the call. The tracker takes
@@ -177,6 +196,8 @@ def _read_again(fix, situation: Situation) -> list[Finding]:
         return []  # honour faces are what a reader confuses on unseen art (winds, dragons): no evidence
     call = named_event(fix, situation.history)
     if call is None:
+        return []
+    if _once_read_whole_as_a_set(call, fix, situation.history):
         return []
     meld = situation.table.call_meld(call.actor, call.frame)
     found = _judge(corrected(call, fix), situation, meld.all_tiles if meld is not None else ())

@@ -147,3 +147,35 @@ def test_a_sideways_misread_excuses_neither_a_wrong_size_nor_an_unknown_called_t
     pon = ev.Pon(actor=2, target=0, pai="?", consumed=["7m", "7m"], laid=laid)
     assert not called_tile_misread(pon, ["7m", "8m", "7m"])
     assert called_tile_misread(pon.model_copy(update={"pai": "7m"}), ["7m", "8m", "7m"])
+
+
+def test_a_call_read_whole_as_its_set_once_is_not_made_wrong_by_a_later_reading():
+    # set 3 hanchan-jansou-2 14471: a pon of 5m read "? ? 5m", then "5mr 5m 5m", then "5mr 6m 5m":
+    # tiles laid do not change, the third reading is the camera's. Read wrong from the first
+    # whole reading on, it is a 错碰 as before
+    from rules_check.checker import RulesChecker
+
+    def alerts(readings: list[list[str]]) -> list[tuple]:
+        first = ev.MeldPlacement(tiles=["5m", "?", "?"], sideways=[0])  # (from kamicha: left)
+        stream = framed(
+            seen_opening("5m") + [ev.Pon(actor=1, target=0, pai="5m", consumed=["?", "?"], laid=first)]
+        )
+        fixes = [
+            ev.Retract(
+                target_type="pon",
+                target_frame=40,
+                actor=1,
+                pai="5m",
+                consumed=["5m", "5m"],
+                laid=ev.MeldPlacement(tiles=tiles, sideways=[0]),
+                frame=80 + 20 * i,
+            )  # fmt: skip
+            for i, tiles in enumerate(readings)
+        ]
+        checker = RulesChecker(MLEAGUE)
+        checker.feed_all(stream + fixes)
+        return [(a.code, a.seat, a.frame) for a in checker.alerts]
+
+    assert alerts([["5m", "5mr", "5m"], ["5m", "5mr", "6m"]]) == []
+    assert alerts([["5m", "5mr", "6m"]]) == [("invalid_meld", 1, 40)]
+    assert alerts([["5m", "5mr", "6m"], ["5m", "5mr", "6m"]]) == [("invalid_meld", 1, 40)]
