@@ -209,10 +209,11 @@ class HandReader:
         elif apart and (armed is None or n >= armed):
             # (plain on an earlier read: this read's pixel measure may call the row plain where
             # the detections see a tile apart, which must not renew it on every look)
-            anew = armed is None or k.armed_at[e] < k.plain_seen[e] < self._frame
-            if anew:  # (``frame``: a moving frame's look, dated to itself, not the last read)
+            if armed is None:  # (``frame``: a moving frame's look, dated to itself, not the last read)
+                # (not anew after a plain row: set-4 hanchan-jansou-1 14762, a tsumo whose drawn
+                # tile merged into the row, then stood apart again as the hand was laid down)
                 k.apart_since[e] = self._frame if frame is None else frame
-            if n != armed or anew:
+            if n != armed or k.armed_at[e] < k.plain_seen[e] < self._frame:
                 # since when it holds this tile apart: not its last look (a gap the detector keeps
                 # seeing stays as old as it is), but anew once the row was seen plain between
                 k.armed_at[e] = self._frame

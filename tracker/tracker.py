@@ -65,8 +65,10 @@ class TrackerConfig(BaseModel):
     fresh_river_noise: int = 2  # stray river detections tolerated on a fresh deal
     second_ron_frames: int = 150  # after a ron, a second winner's hand is laid open within this
     # a tile apart first seen this few frames before the hand lies open is the hand being laid
-    # down, not a draw (a draw then the tsumo shown: 17-19 frames at the evaluation sets' pace)
-    hand_opening_frames: int = 8
+    # down, not a draw: at the evaluation sets' pace (3x) two rons showed one 5 frames before, a
+    # tsumo its drawn tile 8 frames before (on a moving look; 17-19 on still reads). Thin: the
+    # figure is in frames of video, and a slower game widens both
+    hand_opening_frames: int = 6
     open_hand_min: int = 2  # face-up tiles in a hand zone: the hand is laid open (4 melds leave 2)
     # an open hand's tile read less sure than this is marked unsure (``Hora.hand_unsure``); as sure
     # as ``hand_contra_confidence`` asks of a standing row that contradicts the record

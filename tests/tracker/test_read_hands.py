@@ -376,3 +376,19 @@ def test_a_draw_held_long_before_the_hand_opens_stays_a_draw_when_one_more_tile_
     assert not s.tracker.kyoku.drew[2]  # (holes: no count, no draw read)
     s.read(_rows([FIRST, NINE], {2: _open_hand(2, "123m456p789s11z999s")}), 40)
     assert _hora(s) == [(2, 2)]
+
+
+def test_a_drawn_tile_merged_into_the_row_and_set_apart_again_as_the_hand_opens_is_still_a_draw():
+    # set 4 hanchan-jansou-1 14762: seat 2 drew (a tile apart at 18), its row then read plain (the
+    # tile set against it), and apart again just before the tsumo was laid open: the draw is as
+    # old as its first look, so the win is a tsumo, not a ron on the 9s
+    s = _started()
+    _nine_read(s)
+    two_missed = [r for i, r in enumerate(_hand(2, 13, drawn=True)) if i not in (4, 8)]
+    s.read(_rows([FIRST, NINE], {2: two_missed}), 18)
+    s.read(_rows([FIRST, NINE], {2: _hand(2, 13)}), 25)  # (the row plain: as the record has it)
+    assert s.tracker.kyoku.plain_seen[2] == 25
+    s.read(_rows([FIRST, NINE], {2: _hand(2, 13, drawn=True, skip=5)}), 37)
+    assert not s.tracker.kyoku.drew[2]  # (holes: no count, no draw read)
+    s.read(_rows([FIRST, NINE], {2: _open_hand(2, "123m456p789s11z999s")}), 40)
+    assert _hora(s) == [(2, 2)]
