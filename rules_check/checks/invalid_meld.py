@@ -60,22 +60,6 @@ def misread(call, codes: list[str]) -> bool:
     return not (call.type == "pon" and is_set("chi", codes))
 
 
-def called_tile_misread(call, up: list[str]) -> bool:
-    """Do a call's laid tiles miss the set only at its sideways tile, read as another face than
-    the discard it is (``call.pai``, read in the river)? A wrong set holds a wrong tile of the
-    caller's own; the sideways tile is the discard taken, so its other reading is the camera's
-    (set 3 t6-confusing_nakis_4: a pon of 6m laid "5m 6m 6m", the 5m lying sideways)."""
-    laid = getattr(call, "laid", None)
-    if call.type not in _CALLS or laid is None or len(laid.sideways) != 1 or len(up) != len(laid.tiles):
-        return False
-    if call.pai not in tiles.GAME_CODES or call.pai == tiles.UNKNOWN:
-        return False  # no river reading to hold the sideways tile's against
-    i = laid.sideways[0]
-    if not 0 <= i < len(up) or tiles.deaka(up[i]) == tiles.deaka(call.pai):
-        return False
-    return is_set(call.type, up[:i] + [call.pai] + up[i + 1 :])
-
-
 def still_found(evidence: list) -> bool:
     """The finding on a call (``evidence[0]``) as the camera reads it now: its tiles still make
     no set (a wrong tile read as another wrong one is still a 错碰)."""
@@ -134,8 +118,7 @@ def _judge(event, situation: Situation, in_view: list[str] | tuple = ()) -> list
         up = [c for i, c in enumerate(laid.tiles) if i not in laid.face_down]
         if _read(up) and not is_set(event.type, up) and misread(event, up):
             return []
-        wrong_size = len(laid.tiles) != _SIZE[event.type]
-        if _read(up) and (wrong_size or not (is_set(event.type, up) or called_tile_misread(event, up))):
+        if _read(up) and (not is_set(event.type, up) or len(laid.tiles) != _SIZE[event.type]):
             problems.append(f"laid tiles {' '.join(laid.tiles)}")
     shown = list(up or declared)
     if event.type == "kakan":
@@ -164,25 +147,6 @@ def _judge(event, situation: Situation, in_view: list[str] | tuple = ()) -> list
     ]
 
 
-def _once_read_whole_as_a_set(call, fix, history: list) -> bool:
-    """Was ``call`` read earlier (as emitted, or corrected before ``fix``) with every laid tile
-    read and making the set of its kind? Tiles laid do not change: a later reading one tile off
-    is the camera's (set 3 hanchan-jansou-2 14686: a pon read "5mr 5m 5m", then "5mr 6m 5m")."""
-    readings = [(call.type, call.laid)]
-    readings += [
-        (e.as_type or call.type, e.laid)
-        for e in history
-        if e is not fix and e.type == "retract" and e.names == fix.names and e.laid is not None
-    ]
-    for kind, laid in readings:
-        if laid is None or len(laid.tiles) != _SIZE[kind]:
-            continue
-        up = [c for i, c in enumerate(laid.tiles) if i not in laid.face_down]
-        if _read(up) and is_set(kind, up):
-            return True
-    return False
-
-
 def _read_again(fix, situation: Situation) -> list[Finding]:
     """A call a camera read again (a ``retract`` with its laid tiles): judged on those when its
     first reading was not (a tile unread then), the alert pointing at the call. The tracker takes
@@ -196,8 +160,6 @@ def _read_again(fix, situation: Situation) -> list[Finding]:
         return []  # honour faces are what a reader confuses on unseen art (winds, dragons): no evidence
     call = named_event(fix, situation.history)
     if call is None:
-        return []
-    if _once_read_whole_as_a_set(call, fix, situation.history):
         return []
     meld = situation.table.call_meld(call.actor, call.frame)
     found = _judge(corrected(call, fix), situation, meld.all_tiles if meld is not None else ())

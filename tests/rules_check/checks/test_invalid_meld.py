@@ -1,4 +1,3 @@
-from rules_check.checks.invalid_meld import called_tile_misread
 from rules_check.ruleset import MCR, MLEAGUE
 from tests.rules_check.kit import draw, feed, found, framed, seen_opening, start
 from tracker import events as ev
@@ -124,58 +123,3 @@ def test_a_call_read_again_is_judged_on_its_tiles_as_laid_pointing_at_the_call()
     assert _reread("7m", ["7m", "7m", "7m"]) == []
     # honour faces read again are no evidence (the faces a reader confuses most on unseen art)
     assert _reread("F", ["F", "F", "E"]) == []
-
-
-def test_the_sideways_tile_read_as_another_face_than_the_discard_it_is_no_wrong_set():
-    # set 3 t6-confusing_nakis_4 897 (overhead): a pon of 6m laid "5m 6m 6m", the 5m the sideways
-    # tile, which is the 6m taken from the river (read there many times, upright). A wrong set
-    # holds a wrong tile of the caller's own; the sideways one is the discard itself
-    wrong = [("invalid_meld", 2, "dead_hand")]
-    assert found(feed(_pon_of_7m_laid(["7m", "8m", "7m"]))) == []  # (sideways: index 1)
-    assert found(feed(_pon_of_7m_laid(["8m", "7m", "7m"]))) == wrong  # one of its own is the 8m
-    assert found(feed(chi(["5s", "2s", "3s"]))) == []  # the called 4s read 5s (sideways: index 0)
-    assert found(feed(chi(["4s", "2s", "5s"]))) == [("invalid_meld", 1, "dead_hand")]
-
-
-def test_a_sideways_misread_excuses_neither_a_wrong_size_nor_an_unknown_called_tile():
-    # (review helper-37) four tiles laid for a pon are wrong whatever its sideways tile reads; a
-    # called tile never read (``?``) is no river reading to hold the sideways one against
-    wrong = [("invalid_meld", 2, "dead_hand")]
-    assert found(feed(_pon_of_7m_laid(["7m", "7m", "7m", "7m"]))) == wrong
-    assert found(feed(_pon_of_7m_laid(["7m", "8m", "7m", "7m"]))) == wrong
-    laid = ev.MeldPlacement(tiles=["7m", "8m", "7m"], sideways=[1])
-    pon = ev.Pon(actor=2, target=0, pai="?", consumed=["7m", "7m"], laid=laid)
-    assert not called_tile_misread(pon, ["7m", "8m", "7m"])
-    assert called_tile_misread(pon.model_copy(update={"pai": "7m"}), ["7m", "8m", "7m"])
-
-
-def test_a_call_read_whole_as_its_set_once_is_not_made_wrong_by_a_later_reading():
-    # set 3 hanchan-jansou-2 14471: a pon of 5m read "? ? 5m", then "5mr 5m 5m", then "5mr 6m 5m":
-    # tiles laid do not change, the third reading is the camera's. Read wrong from the first
-    # whole reading on, it is a 错碰 as before
-    from rules_check.checker import RulesChecker
-
-    def alerts(readings: list[list[str]]) -> list[tuple]:
-        first = ev.MeldPlacement(tiles=["5m", "?", "?"], sideways=[0])  # (from kamicha: left)
-        stream = framed(
-            seen_opening("5m") + [ev.Pon(actor=1, target=0, pai="5m", consumed=["?", "?"], laid=first)]
-        )
-        fixes = [
-            ev.Retract(
-                target_type="pon",
-                target_frame=40,
-                actor=1,
-                pai="5m",
-                consumed=["5m", "5m"],
-                laid=ev.MeldPlacement(tiles=tiles, sideways=[0]),
-                frame=80 + 20 * i,
-            )  # fmt: skip
-            for i, tiles in enumerate(readings)
-        ]
-        checker = RulesChecker(MLEAGUE)
-        checker.feed_all(stream + fixes)
-        return [(a.code, a.seat, a.frame) for a in checker.alerts]
-
-    assert alerts([["5m", "5mr", "5m"], ["5m", "5mr", "6m"]]) == []
-    assert alerts([["5m", "5mr", "6m"]]) == [("invalid_meld", 1, 40)]
-    assert alerts([["5m", "5mr", "6m"], ["5m", "5mr", "6m"]]) == [("invalid_meld", 1, 40)]
