@@ -685,6 +685,12 @@ def aggregate(clips: list[dict]) -> dict:
     groups = {"all": clips}
     for cam in CAMERAS:
         groups[cam] = [c for c in clips if c["camera"] == cam]
+    # each camera at each frame size: a tile's width in px decides what the detector can read
+    # (the 960x540 hanchan show 12 px tiles, under its 14 px floor)
+    for cam, size in sorted({(c["camera"], tuple(c["size"])) for c in clips}):
+        groups[f"{cam} {size[0]}x{size[1]}"] = [
+            c for c in clips if c["camera"] == cam and tuple(c["size"]) == size
+        ]
     groups["tenhou6 logs"] = [c for c in clips if c["name"].startswith("t6-")]
     groups["hanchan"] = [c for c in clips if c["hanchan"]]
     groups["kuikae kyoku"] = [c for c in clips if c["name"].startswith("kuikae-")]

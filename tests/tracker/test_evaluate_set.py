@@ -323,3 +323,22 @@ def test_score_with_a_missing_reference_fails_in_one_line(tmp_path, capsys):
     ]
     assert es.main(argv) == 2
     assert "nope.npz" in capsys.readouterr().err
+
+
+def test_each_camera_is_also_scored_at_each_frame_size():
+    from tracker.evaluate_set import aggregate
+
+    def clip(camera, size, right, total):
+        figs = {"kyoku": 1, "spurious_events": 0, "discards": {"right": right, "total": total}}
+        alerts = {"staged": [], "reported": []}
+        return {"frames": 10, "camera": camera, "size": size, "name": "x", "hanchan": False,
+                "clean": True, "tracker": figs, "alerts": alerts}  # fmt: skip
+
+    groups = aggregate(
+        [clip("low", [960, 540], 7, 10), clip("low", [1280, 720], 9, 10), clip("tilted", [960, 540], 10, 10)]
+    )
+    tracker = groups["tracker"]
+    assert tracker["low"]["discards"] == {"right": 16, "total": 20, "share": 0.8}
+    assert tracker["low 960x540"]["discards"]["share"] == 0.7
+    assert tracker["low 1280x720"]["discards"]["share"] == 0.9
+    assert tracker["tilted 960x540"]["clips"] == 1 and "tilted 1280x720" not in tracker
