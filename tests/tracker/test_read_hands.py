@@ -364,14 +364,21 @@ def test_a_tile_apart_seen_mid_motion_as_the_hand_is_laid_open_is_no_draw(monkey
     assert _hora(s) == [(2, 1)]
 
 
-def test_a_draw_held_long_before_the_hand_opens_stays_a_draw_when_one_more_tile_is_seen():
-    # (review helper-37) seat 2 drew at 18 (a tile apart; two row tiles missed: no count, only the
-    # look); at 35 the row shows one tile more (one missed): the tile apart is as old as before,
-    # so its tsumo shown at 40 is no ron on the 9s
+def _seat2_drew_at_18() -> _Script:
+    """The 9s read (frames 15-16); seat 2's drawn tile seen apart at 18, two of its row's tiles
+    missed (no count, so no draw read: only the look)."""
     s = _started()
     _nine_read(s)
     two_missed = [r for i, r in enumerate(_hand(2, 13, drawn=True)) if i not in (4, 8)]
     s.read(_rows([FIRST, NINE], {2: two_missed}), 18)
+    return s
+
+
+def test_a_draw_held_long_before_the_hand_opens_stays_a_draw_when_one_more_tile_is_seen():
+    # (review helper-37) seat 2 drew at 18 (a tile apart; two row tiles missed: no count, only the
+    # look); at 35 the row shows one tile more (one missed): the tile apart is as old as before,
+    # so its tsumo shown at 40 is no ron on the 9s
+    s = _seat2_drew_at_18()
     s.read(_rows([FIRST, NINE], {2: _hand(2, 13, drawn=True, skip=5)}), 35)
     assert not s.tracker.kyoku.drew[2]  # (holes: no count, no draw read)
     s.read(_rows([FIRST, NINE], {2: _open_hand(2, "123m456p789s11z999s")}), 40)
@@ -382,10 +389,7 @@ def test_a_drawn_tile_merged_into_the_row_and_set_apart_again_as_the_hand_opens_
     # set 4 hanchan-jansou-1 14762: seat 2 drew (a tile apart at 18), its row then read plain (the
     # tile set against it), and apart again just before the tsumo was laid open: the draw is as
     # old as its first look, so the win is a tsumo, not a ron on the 9s
-    s = _started()
-    _nine_read(s)
-    two_missed = [r for i, r in enumerate(_hand(2, 13, drawn=True)) if i not in (4, 8)]
-    s.read(_rows([FIRST, NINE], {2: two_missed}), 18)
+    s = _seat2_drew_at_18()
     s.read(_rows([FIRST, NINE], {2: _hand(2, 13)}), 25)  # (the row plain: as the record has it)
     assert s.tracker.kyoku.plain_seen[2] == 25
     s.read(_rows([FIRST, NINE], {2: _hand(2, 13, drawn=True, skip=5)}), 37)
