@@ -16,7 +16,7 @@ from typing import Literal
 
 import cv2
 import numpy as np
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
 EDGES = ("bottom", "right", "top", "left")  # counterclockwise seen from above, as seats go
 Edge = Literal["bottom", "right", "top", "left"]
@@ -42,6 +42,14 @@ class Calibration(BaseModel):
     felt_half_mm: float = FELT_HALF_MM
     seat0_edge: Edge | None = None
     corners_px: list[list[float]] = []  # the felt square's corners found in the image
+
+    @field_validator("homography")
+    @classmethod
+    def _invertible(cls, h: list[list[float]]) -> list[list[float]]:
+        m = np.asarray(h, np.float64)
+        if m.shape != (3, 3) or not np.isfinite(m).all() or abs(np.linalg.det(m)) < 1e-12:
+            raise ValueError("homography must be a finite, invertible 3x3 matrix")
+        return h
 
     # --- geometry ---------------------------------------------------------------------------
 
@@ -99,6 +107,10 @@ class Calibration(BaseModel):
             return cls.model_validate_json(Path(path).read_text())
         except FileNotFoundError:
             raise CalibrationError(f"calibration file not found: {path}") from None
+        except ValidationError as err:
+            first = err.errors()[0]
+            where = ".".join(str(x) for x in first["loc"]) or "file"
+            raise CalibrationError(f"bad calibration file {path}: {where}: {first['msg']}") from None
         except ValueError as err:
             first = str(err).strip().splitlines()[0]
             raise CalibrationError(f"bad calibration file {path}: {first}") from None

@@ -95,3 +95,13 @@ def test_tiles_under_the_detectors_floor_are_warned_of(sample_calibration, tmp_p
     assert err.startswith("mjmon: warning: tiles are") and len(err.splitlines()) == 1
     _calibration(str(CLIP / "video.mp4"), None)
     assert capsys.readouterr().err == ""
+
+
+def test_a_calibration_that_maps_nothing_is_refused_in_one_line(sample_calibration, tmp_path):
+    # a homography of zeros (or NaN) loaded, the analysis failed later with a numpy traceback
+    for h in ([[0, 0, 0], [0, 0, 0], [0, 0, 1]], [[float("nan")] * 3] * 3, [[1, 0], [0, 1]]):
+        path = tmp_path / "bad.json"
+        path.write_text(json.dumps({**sample_calibration.model_dump(), "homography": h}))
+        with pytest.raises(CalibrationError, match="homography") as err:
+            Calibration.load(path)
+        assert len(str(err.value).splitlines()) == 1
