@@ -118,9 +118,9 @@ class Kyoku:
     calls: list[Call] = field(default_factory=list)  # calls read with three or more tiles laid
     dora_places: list[DoraPlace] = field(default_factory=list)  # face-up tiles seen in the walls
     started: bool = False  # start_kyoku emitted (needs the dealer: the first discard)
-    # (frame, t) of the first whole-table read of the deal with every row 13, whole and plain:
-    # its counts are reported, dated then, once the kyoku starts (the dealer known)
-    deal_read: tuple[int, float] | None = None
+    # per edge, (frame, t, apart) of the first read of the deal that saw its row whole at 13: its
+    # count is reported, dated then, once the kyoku starts (the dealer known)
+    deal_rows: dict[int, tuple[int, float, bool]] = field(default_factory=dict)
     round: tuple[int, int, int, int] | None = None  # wind, number, honba, riichi sticks
     kans: int = 0  # kans read this kyoku
     cleared: int = 0  # whole-table reads in a row that show a fresh deal

@@ -399,9 +399,12 @@ class HandReader:
         return float(np.median(pooled)) if pooled else NOMINAL_PITCH_MM
 
     def _note_deal(self, k: Kyoku, rows: dict[int, RowEvidence]) -> None:
-        """The first whole-table read of the deal with every row 13, whole, nothing apart."""
-        if k.deal_read is None and all((r.count, r.apart, r.holes) == (13, False, 0) for r in rows.values()):
-            k.deal_read = (self._frame, self._t)
+        """Each edge's first read of the deal with its row whole at 13 (edge by edge: one row
+        misread, a stray tile beside it, on a deal's reads left all four seats unreported
+        until the dealer's draw, 145 of set 4's wrong stable moments)."""
+        for e, r in rows.items():
+            if e not in k.deal_rows and (r.count, r.holes) == (13, 0):
+                k.deal_rows[e] = (self._frame, self._t, r.apart)
 
     def note_fresh_deal(self, view: TableView, k: Kyoku) -> None:
         """The read that found the fresh deal (every edge still): its rows, for ``deal_counts``
@@ -413,14 +416,13 @@ class HandReader:
             rows[e] = self._row_evidence(k, e, standing, apart, calibrate=False)
         self._note_deal(k, rows)
 
-    def deal_counts(self, k: Kyoku, out: list) -> None:
+    def deal_counts(self, k: Kyoku, dealer: int, out: list) -> None:
         """At the kyoku's start (its dealer now known): the 13 standing tiles a seat the deal was
         read with, dated to that read (the counts from the deal to the dealer's first draw or
         discard went unreported: 4 % of the evaluation sets' stable moments)."""
-        if k.deal_read is None:
-            return
-        f, t = k.deal_read
-        for e in range(4):
+        for e, (f, t, apart) in sorted(k.deal_rows.items()):
+            if apart and e == dealer:
+                continue  # 13 with a tile apart at the dealer's: its draw with a tile missed
             out.append(lambda seat, e=e, f=f, t=t: at_frame(ev.HandCount(actor=seat(e), count=13), f, t))
 
     def _start_on_first_draw(self, k: Kyoku, rows: dict[int, RowEvidence], out: list) -> None:
@@ -448,7 +450,7 @@ class HandReader:
             self.game_started = True
             out.append(lambda seat, f=k.frame, t=k.t: at_frame(ev.StartGame(), f, t))
         out.append(self._start_factory(k, dealer))
-        self.deal_counts(k, out)
+        self.deal_counts(k, dealer, out)
         k.started = True
         k.drew[dealer], k.drew_at[dealer] = True, self._frame
         k.pending_count[dealer] += 1
@@ -475,8 +477,9 @@ class HandReader:
             rows[e] = self._row_evidence(k, e, standing, apart)
             self._note_row_end(k, e)
         if not k.started:
-            if not opened and len(rows) == 4:
+            if not opened:
                 self._note_deal(k, rows)
+            if not opened and len(rows) == 4:
                 self._start_on_first_draw(k, rows, out)
         elif k.started:
             for e, row in rows.items():

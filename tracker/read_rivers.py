@@ -365,7 +365,7 @@ class RiverReader:
                 self.game_started = True
                 out.append(lambda seat, f=k.frame, t=k.t: at_frame(ev.StartGame(), f, t))
             out.append(self._start_factory(k, e))
-            self.deal_counts(k, out)
+            self.deal_counts(k, e, out)
             k.started = True
         if k.reach_pending is not None and k.reach_pending != e:
             out.append(lambda seat, a=k.reach_pending: ev.ReachAccepted(actor=seat(a)))

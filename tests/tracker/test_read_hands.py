@@ -18,12 +18,8 @@ FIRST = (0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "1m", False)  # the deal
 
 def _counts(s: _Script, seat: int) -> list[tuple[int, int]]:
     """The seat's counts read in play (the deal's, reported at the start, left out)."""
-    deal = s.tracker.kyoku.deal_read
-    return [
-        (e.frame, e.count)
-        for e in s.events
-        if e.type == "hand_count" and e.actor == seat and (deal is None or e.frame != deal[0])
-    ]
+    dated = {f for f, _, _ in s.tracker.kyoku.deal_rows.values()}
+    return [(e.frame, e.count) for e in s.events if e.type == "hand_count" and e.actor == seat and e.frame not in dated]
 
 
 def _seat1_draws(s, standing: int) -> None:
@@ -160,12 +156,12 @@ def test_the_first_draw_of_a_deal_starts_the_kyoku_at_its_dealer():
 def test_the_deals_counts_are_reported_at_the_start_dated_to_the_read_that_saw_them():
     # the stable moments from the deal to the dealer's first draw had no count (4 % of the
     # evaluation sets' moments): the deal's rows, read whole at 13 each, are reported once the
-    # dealer is known, dated to that read; a deal never read whole reports nothing
-    seats = (3, 0, 1, 2)
+    # dealer is known, dated to that read, edge by edge; a row never read whole reports nothing
+    # (edge 3, seat 2, has a hole where ``holes`` says)
     for holes, want in (
-        ((False, True), [(a, 13, 1) for a in seats]),  # the read that found the deal saw them
-        ((True, False), [(a, 13, 5) for a in seats]),  # the next read did
-        ((True, True), []),
+        ((False, True), [(3, 13, 1), (0, 13, 1), (1, 13, 1), (2, 13, 1)]),  # the read that found the deal
+        ((True, False), [(3, 13, 1), (0, 13, 1), (1, 13, 1), (2, 13, 5)]),  # the next read, for edge 3
+        ((True, True), [(3, 13, 1), (0, 13, 1), (1, 13, 1)]),
     ):
         s = _Script()
         s.read(_deal(dealer_drew=False, hole=holes[0]), 1)  # the fresh deal: the kyoku is made
@@ -179,6 +175,19 @@ def test_the_deals_counts_are_reported_at_the_start_dated_to_the_read_that_saw_t
         assert kinds[2 : 2 + len(want)] == ["hand_count"] * len(want)  # (right after the start)
         counts = {e.actor: e.count for e in s.events if e.type == "hand_count" and e.frame == 11}
         assert counts == {0: 14, 1: 13, 2: 13, 3: 13}  # then the dealer's draw, as before
+
+
+def test_a_deal_row_of_13_with_a_tile_apart_counts_but_at_the_dealers():
+    # set 4 hanchan-jansou-0 18083: a stray tile beside a non-dealer's 13 left the whole table's
+    # deal unreported; at the dealer's, 13 with one apart is its draw with a tile missed
+    s = _Script()
+    first = [r for r in _deal(dealer_drew=False) if r[0] not in (1, 2) or r[1] != HAND]
+    first += _hand(1, 12, drawn=True) + _hand(2, 12, drawn=True)  # edge 1 deals (seat 0), edge 2 is seat 1
+    s.read(first, 1)
+    s.read(_deal(), 10)
+    s.read(_deal(), 11)
+    dated = [(e.actor, e.frame) for e in s.events if e.type == "hand_count" and e.frame < 10]
+    assert dated == [(3, 1), (1, 1), (2, 1)]  # seats 3, 1, 2: all but the dealer's
 
 
 def test_a_deal_read_unclearly_starts_nothing():
