@@ -14,6 +14,7 @@ import sys
 import time
 
 from tracker.figures import measured_on
+from tracker.lift_model import LiftModel, LiftModelError, add_lift_argument, lift_model_path
 from vision.reader_options import add_reader_argument, reader_options
 
 
@@ -37,6 +38,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--model", help="tile model (default: models/tiles.onnx)")
     parser.add_argument("--threads", type=int, default=1, help="onnxruntime threads")
     add_reader_argument(parser)
+    add_lift_argument(parser)
     args = parser.parse_args(argv)
 
     from tracker.run import analyze_video
@@ -46,19 +48,21 @@ def main(argv: list[str] | None = None) -> int:
     from vision.detector import DEFAULT_MODEL, ModelError, TileDetector
     from vision.video import VideoSource
 
-    try:  # before decoding: a missing --model / --reader is one line, not a traceback a minute later
+    try:  # before decoding: a missing --model / --reader / --lift-model is one line, not a late traceback
         detector = TileDetector(
             args.model or DEFAULT_MODEL,
             threads=args.threads,
             **reader_options(args).detector_kwargs(),
             absent_classes=RULES_BY_NAME[TrackerConfig().rules].absent_tiles,  # as analyze reads
         )
-    except ModelError as err:
+        path = lift_model_path(args)
+        lift = LiftModel(path) if path is not None else None
+    except (ModelError, LiftModelError) as err:
         print(f"tracker.bench: {err}", file=sys.stderr)
         return 2
     frames, decode_s, decode_cpu = decode_only(args.video)
     calibration = calibrate_video(args.video)
-    tracker = TableTracker(calibration, detector, TrackerConfig())
+    tracker = TableTracker(calibration, detector, TrackerConfig(), lift)
     cpu = cpu_seconds()
     result = analyze_video(VideoSource(args.video), tracker, progress=False)
     analyze_cpu = cpu_seconds() - cpu

@@ -121,6 +121,7 @@ class Kyoku:
     # per edge, (frame, t, apart) of the first read of the deal that saw its row whole at 13: its
     # count is reported, dated then, once the kyoku starts (the dealer known)
     deal_rows: dict[int, tuple[int, float, bool]] = field(default_factory=dict)
+    deal_drew: dict[int, int] = field(default_factory=dict)  # per edge, the first read of its row whole at 14
     round: tuple[int, int, int, int] | None = None  # wind, number, honba, riichi sticks
     kans: int = 0  # kans read this kyoku
     cleared: int = 0  # whole-table reads in a row that show a fresh deal
@@ -173,10 +174,11 @@ class Kyoku:
     apart_since: list[int] = field(default_factory=lambda: [-1] * 4)
     # the standing row's right end measured from the pixels (``vision.hand_rows``), mm, per edge:
     # on a still read with the hand as the record has it before a draw (NaN: not seen), on a
-    # still read holding its draw, and on each moving frame since that read (the discard's lift)
+    # still read holding its draw, and on each moving frame since that read (the discard's lift:
+    # (end, the row's own right end, the tile apart's right end or NaN) a frame)
     row_plain_end: list[float] = field(default_factory=lambda: [float("nan")] * 4)
     row_hold_end: list[float] = field(default_factory=lambda: [float("nan")] * 4)
-    row_trace: list[list[float]] = field(default_factory=lambda: [[] for _ in range(4)])
+    row_trace: list[list[tuple[float, float, float]]] = field(default_factory=lambda: [[] for _ in range(4)])
     drew: list[bool] = field(default_factory=lambda: [False] * 4)  # tsumo emitted since the last discard
     drew_at: list[int] = field(default_factory=lambda: [-1] * 4)  # the read that emitted that tsumo
     pending_count: list[int] = field(default_factory=lambda: [0] * 4)  # hand change by events not yet applied

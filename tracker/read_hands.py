@@ -10,6 +10,7 @@ import numpy as np
 
 from tracker import events as ev
 from tracker.kyoku import EventFactory, Kyoku, at_frame
+from tracker.lift_model import LiftEvidence, LiftModel, lift_features
 from tracker.readings import drawn_apart, pick_code, row_holes, standing_row
 from tracker.results import WINNING_COUNT, judge_result, shown_count
 from tracker.zones import HAND, WALL, TableView, assign
@@ -37,6 +38,8 @@ class OpenHand(NamedTuple):
 class HandReader:
     _deal_draw: tuple[Kyoku, int, int] | None = None  # (kyoku, edge, reads) of a first draw seen
     _row_pitches: list[list[float]]  # per edge: mm a standing tile, measured at deals
+    lift_model: LiftModel | None = None  # tsumogiri learned from the lift (None: by rules)
+    lift_log: list | None = None  # (frame, edge, features, rules' decision) of each discard judged
 
     def _init_hand_rows(self) -> None:
         self._row_pitches = [[], [], [], []]
@@ -80,18 +83,19 @@ class HandReader:
         watched = [e for e in range(4) if not np.isnan(k.row_hold_end[e]) or self._may_hold(k, e)]
         if not watched:
             return
-        ends = self.rows.measure(image).end
+        rows = self.rows.measure(image)
+        ends = rows.end
         for e in watched:
             trace = k.row_trace[e]
-            trace.append(float(ends[e]))
+            trace.append((float(ends[e]), float(rows.right[e]), float(rows.drawn_right[e])))
             if not np.isnan(k.row_hold_end[e]):
                 del trace[: -self.cfg.row_trace_frames]
                 continue
             del trace[:-2]
-            over = np.array(trace) - k.row_plain_end[e] - self._row_pitch(e)
+            over = np.array([x[0] for x in trace]) - k.row_plain_end[e] - self._row_pitch(e)
             if len(over) == 2 and np.all((over > self.cfg.hold_gap_mm[0]) & (over < self.cfg.hold_gap_mm[1])):
                 if abs(over[1] - over[0]) <= self.cfg.row_end_mm:
-                    k.row_hold_end[e] = trace[-1]
+                    k.row_hold_end[e] = trace[-1][0]
                     k.row_trace[e] = []
 
     def _may_hold(self, k: Kyoku, e: int) -> bool:
@@ -131,17 +135,33 @@ class HandReader:
             k.row_trace[e] = []
 
     def _tsumogiri(self, k: Kyoku, e: int) -> bool:
-        """Was edge ``e``'s discard its drawn tile? The row's end measured over the lift says so
-        where it saw it (``_row_tsumogiri``); else the detector's first ``lift_votes`` looks
-        mid-discard, all at a row with no tile apart (no evidence is tedashi). Two such looks
-        outweigh one frame of a tile apart (an arm sweeping past the row's end)."""
+        """Was edge ``e``'s discard its drawn tile? With a lift model (``tracker.lift_model``),
+        as it weighs the lift's evidence; else by rules: the row's end measured over the lift
+        says so where it saw it (``_row_tsumogiri``); else the detector's first ``lift_votes``
+        looks mid-discard, all at a row with no tile apart (no evidence is tedashi). Two such
+        looks outweigh one frame of a tile apart (an arm sweeping past the row's end)."""
         first = k.lift_gap[e][: self.cfg.lift_votes]
         looked_plain = len(first) == self.cfg.lift_votes and not any(first)
         rows = self._row_tsumogiri(k, e)
-        if rows is None:
-            return looked_plain
-        tsumogiri, sure = rows
-        return tsumogiri or (looked_plain and not sure)
+        by_rules = looked_plain if rows is None else rows[0] or (looked_plain and not rows[1])
+        if self.lift_model is None and self.lift_log is None:
+            return by_rules
+        features = lift_features(self._lift_evidence(k, e, rows))
+        if self.lift_log is not None:  # (models.lift_data: the model's training rows)
+            self.lift_log.append((self._frame, e, features, by_rules))
+        return by_rules if self.lift_model is None else self.lift_model.tsumogiri(features) >= 0.5
+
+    def _lift_evidence(self, k: Kyoku, e: int, rows: tuple[bool, bool] | None) -> LiftEvidence:
+        trace = np.array(k.row_trace[e], float).reshape(-1, 3)
+        return LiftEvidence(
+            right=trace[:, 1],
+            drawn_right=trace[:, 2],
+            hold=float(k.row_hold_end[e]),
+            plain=float(k.row_plain_end[e]),
+            pitch=self._row_pitch(e),
+            rules=rows,
+            looks=tuple(k.lift_gap[e]),
+        )
 
     def _row_tsumogiri(self, k: Kyoku, e: int) -> tuple[bool, bool] | None:
         """(tsumogiri, sure) as the row's end measured over the lift tells it; None where it
@@ -157,7 +177,7 @@ class HandReader:
         at the row's end covers well past it (``reach_mm``), one reaching into the row little;
         so does it against one frame of a tile apart (an arm sweeping past the row's end)."""
         hold, plain = k.row_hold_end[e], k.row_plain_end[e]
-        trace = np.array(k.row_trace[e])
+        trace = np.array([x[0] for x in k.row_trace[e]])
         if np.isnan(hold) or len(trace) < 2:
             return None
         pitch = self._row_pitch(e)
@@ -405,6 +425,8 @@ class HandReader:
         for e, r in rows.items():
             if e not in k.deal_rows and (r.count, r.holes) == (13, 0):
                 k.deal_rows[e] = (self._frame, self._t, r.apart)
+            elif (r.count, r.holes) == (14, 0):
+                k.deal_drew.setdefault(e, self._frame)
 
     def note_fresh_deal(self, view: TableView, k: Kyoku) -> None:
         """The read that found the fresh deal (every edge still): its rows, for ``deal_counts``
@@ -421,8 +443,8 @@ class HandReader:
         read with, dated to that read (the counts from the deal to the dealer's first draw or
         discard went unreported: 4 % of the evaluation sets' stable moments)."""
         for e, (f, t, apart) in sorted(k.deal_rows.items()):
-            if apart and e == dealer:
-                continue  # 13 with a tile apart at the dealer's: its draw with a tile missed
+            if e == dealer and (apart or f > k.deal_drew.get(e, f)):
+                continue  # the dealer's 13 with a tile apart, or after its 14: its draw, a tile missed
             out.append(lambda seat, e=e, f=f, t=t: at_frame(ev.HandCount(actor=seat(e), count=13), f, t))
 
     def _start_on_first_draw(self, k: Kyoku, rows: dict[int, RowEvidence], out: list) -> None:

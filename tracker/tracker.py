@@ -35,6 +35,7 @@ from tracker import events as ev
 from tracker.analysis import FrameResult
 from tracker.evidence import evidence_box, zone_boxes
 from tracker.kyoku import EventFactory, Kyoku
+from tracker.lift_model import LiftModel
 from tracker.read_dora import DoraReader
 from tracker.read_hands import HandReader
 from tracker.read_melds import MeldReader
@@ -138,13 +139,20 @@ class Detector:
 class TableTracker(RiverReader, MeldReader, HandReader, DoraReader):
     """``process(image, frame, t) -> FrameResult``; ``finish()`` at the end of the video."""
 
-    def __init__(self, calibration: Calibration, detector: Detector, config: TrackerConfig | None = None):
+    def __init__(
+        self,
+        calibration: Calibration,
+        detector: Detector,
+        config: TrackerConfig | None = None,
+        lift_model: LiftModel | None = None,
+    ):
         from rules_check.ruleset import ruleset_by_name
         from tracker.table.layout import RULES_BY_NAME
 
         self.cal = calibration
         self.detector = detector
         self.cfg = config or TrackerConfig()
+        self.lift_model = lift_model  # (tracker.lift_model; None: tsumogiri by rules)
         self.activity = ActivityMeter(calibration)
         self.gate = StillnessGate(self.cfg.motion_threshold, self.cfg.settle_frames, self.cfg.idle_every)
         self.tile_px = calibration.tile_px() * self.cfg.tile_px_scale

@@ -47,6 +47,29 @@ def test_a_named_reader_that_is_missing_fails_in_one_line(tmp_path, capsys):
     assert code == 2 and str(missing) in err and len(err.splitlines()) == 1
 
 
+def test_a_named_lift_model_that_is_missing_fails_in_one_line(tmp_path, capsys):
+    from tracker.commands.analyze import SAMPLE_CLIP
+
+    missing = tmp_path / "no-lift.onnx"
+    code = main(["analyze", str(SAMPLE_CLIP), "--lift-model", str(missing), "--out", str(tmp_path / "o")])
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and str(missing) in err and "--no-lift-model" in err and len(err.splitlines()) == 1
+    assert not (tmp_path / "o").exists()  # refused before the long work
+
+
+def test_the_lift_model_options_choose_the_file():
+    from tracker.cli import build_parser
+    from tracker.lift_model import DEFAULT_LIFT_MODEL, lift_model_path
+
+    for command in (["analyze", "v.mp4"], ["demo"], ["live", "0"]):
+        parser = build_parser()
+        assert lift_model_path(parser.parse_args(command)) == DEFAULT_LIFT_MODEL
+        assert lift_model_path(parser.parse_args([*command, "--no-lift-model"])) is None
+        assert lift_model_path(parser.parse_args([*command, "--lift-model", "l.onnx"])) == Path("l.onnx")
+        with pytest.raises(SystemExit):
+            parser.parse_args([*command, "--no-lift-model", "--lift-model", "l.onnx"])
+
+
 def test_the_reader_options_reach_the_detector():
     from tracker.cli import build_parser
     from vision.reader_options import BUNDLED_READER, ReaderChoice, reader_options

@@ -19,7 +19,11 @@ FIRST = (0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "1m", False)  # the deal
 def _counts(s: _Script, seat: int) -> list[tuple[int, int]]:
     """The seat's counts read in play (the deal's, reported at the start, left out)."""
     dated = {f for f, _, _ in s.tracker.kyoku.deal_rows.values()}
-    return [(e.frame, e.count) for e in s.events if e.type == "hand_count" and e.actor == seat and e.frame not in dated]
+    return [
+        (e.frame, e.count)
+        for e in s.events
+        if e.type == "hand_count" and e.actor == seat and e.frame not in dated
+    ]
 
 
 def _seat1_draws(s, standing: int) -> None:
@@ -405,3 +409,23 @@ def test_a_drawn_tile_merged_into_the_row_and_set_apart_again_as_the_hand_opens_
     assert not s.tracker.kyoku.drew[2]  # (holes: no count, no draw read)
     s.read(_rows([FIRST, NINE], {2: _open_hand(2, "123m456p789s11z999s")}), 40)
     assert _hora(s) == [(2, 2)]
+
+
+def test_a_dealers_row_read_13_after_its_draw_was_seen_is_not_the_deals():
+    # the dealer's (edge 1) row has a hole on the read that found the deal; it draws (14, its tile
+    # apart, read at 5), then a read misses its tile apart (13, whole, at 6): that 13 is its draw
+    # with a tile missed, not the deal's count (the record holds 14 from 5 on)
+    walls = [r for r in _table() if r[1] != HAND]
+
+    def table(dealer: list) -> list:
+        return walls + dealer + sum((_hand(e, 13) for e in (0, 2, 3)), [])
+
+    s = _Script()
+    s.read(table(_hand(1, 13, skip=5)), 1)  # the fresh deal, the dealer's row misread
+    s.read(table(_hand(1, 13, drawn=True)), 5)
+    s.read(table(_hand(1, 13)), 6)
+    s.read(_deal(), 10)
+    s.read(_deal(), 11)
+    assert s.tracker.seat0_edge == 1
+    dated = [(e.actor, e.count, e.frame) for e in s.events if e.type == "hand_count" and e.frame < 10]
+    assert dated == [(3, 13, 1), (1, 13, 1), (2, 13, 1)]  # seats 3, 1, 2: not the dealer's at 6

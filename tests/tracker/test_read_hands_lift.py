@@ -35,13 +35,20 @@ class _Meter:
 
 
 def _discard_after(
-    lift: list[float], hold_still: bool = True, looks: list | None = None, after: HandRows | None = None
+    lift: list[float],
+    hold_still: bool = True,
+    looks: list | None = None,
+    after: HandRows | None = None,
+    model=None,
 ):
     """Seat 1 draws (seen holding it on still reads unless ``hold_still`` is False), its row end
     is measured on the moving frames ``lift``, its discard lands (its row measured ``after``, as
-    before the draw by default). Returns (kyoku, dahai)."""
+    before the draw by default); ``model``: the tracker's lift model (its log kept in
+    ``model.log``). Returns (kyoku, dahai)."""
     s = _started()
     k = s.tracker.kyoku
+    if model is not None:
+        s.tracker.lift_model, s.tracker.lift_log = model, model.log
     s.tracker._rows_now = _measured({0: 13, 1: 13, 2: 13, 3: 13})
     s.read(_rows([FIRST], {}), 10)  # edge 1's row before its draw
     assert abs(k.row_plain_end[1] - PLAIN) < 1e-6
@@ -172,3 +179,38 @@ def test_a_row_measured_a_tile_long_as_its_discard_lands_keeps_the_lift_seen():
     long_row = _measured({0: 13, 1: 13, 2: 13, 3: 13}, apart=(1,))
     _, dahai = _discard_after([ARM, PLAIN, ARM, PLAIN], after=long_row)
     assert dahai.tsumogiri is True
+
+
+class _Model:
+    """Stands in for ``tracker.lift_model.LiftModel``: says ``p`` and keeps what it was shown."""
+
+    def __init__(self, p: float) -> None:
+        self.p, self.shown, self.log = p, [], []
+
+    def tsumogiri(self, features: np.ndarray) -> float:
+        self.shown.append(features)
+        return self.p
+
+
+def test_a_lift_model_given_decides_and_sees_the_lift_from_the_last_frame_holding_the_draw():
+    from tracker.lift_model import FEATURES, LIFT_FRAMES, MISSING
+
+    lift = [HOLD, PLAIN, PLAIN - 1, ARM, PLAIN]  # the rules: tsumogiri, surely
+    _, dahai = _discard_after(lift)
+    assert dahai.tsumogiri is True
+    model = _Model(0.2)
+    _, dahai = _discard_after(lift, model=model)
+    assert dahai.tsumogiri is False  # the model's word, not the rules'
+    (x,) = model.shown
+    assert x.shape == (FEATURES,)
+    assert x[:3].tolist() == [0, 1, 1]  # the rules said (tsumogiri, sure)
+    frames = x[6:].reshape(LIFT_FRAMES, 3)
+    pitch = NOMINAL_PITCH_MM
+    assert np.allclose(frames[:4, 0], [0, -1 / pitch, (ARM - PLAIN) / pitch, 0], atol=1e-5)
+    assert (frames[:4, 1] == MISSING).all() and (frames[:4, 2] == 0).all()  # no tile apart measured
+    assert (frames[4:, 0] == MISSING).all() and (frames[4:, 2] == -1).all()  # no more frames
+    # the log keeps the features and the rules' decision (models.lift_data's training rows)
+    ((frame, edge, logged, by_rules),) = model.log
+    assert (edge, by_rules) == (1, True) and np.array_equal(logged, x)
+    _, dahai = _discard_after([HOLD, ARM, APART, APART + 1, ARM, PLAIN], model=_Model(0.7))
+    assert dahai.tsumogiri is True  # the rules would say tedashi

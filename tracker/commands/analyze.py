@@ -6,6 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from tracker.lift_model import DEFAULT_LIFT_MODEL, add_lift_argument, lift_model_path
 from vision.reader_options import BUNDLED_READER, ReaderChoice, add_reader_argument, reader_options
 
 SAMPLE_CLIP = Path(__file__).resolve().parents[1] / "samples" / "demo-kyoku" / "video.mp4"
@@ -39,6 +40,19 @@ def _load_detector(
         raise CommandError(f"{err} ({hint})") from None
 
 
+def load_lift_model(path: Path | None):
+    """The tsumogiri model at ``path`` (None: rules alone); a bad file fails in one line."""
+    from tracker.commands import CommandError
+    from tracker.lift_model import LiftModel, LiftModelError
+
+    if path is None:
+        return None
+    try:
+        return LiftModel(path)
+    except LiftModelError as err:
+        raise CommandError(f"{err} (pass --no-lift-model)") from None
+
+
 def _calibration(video_path: str, calib: str | None):
     from tracker.commands import CommandError
     from vision.calibration import Calibration, CalibrationError, calibrate_video
@@ -61,6 +75,7 @@ def run_analyze(
     model: str | None,
     detections_cache: str | None = None,
     reader: ReaderChoice = BUNDLED_READER,
+    lift_model: Path | None = DEFAULT_LIFT_MODEL,
 ) -> int:
     from tracker.commands import CommandError
     from tracker.run import analyze_video, summary_text, write_outputs
@@ -75,11 +90,12 @@ def run_analyze(
     _check_writable(out_dir)  # before the long work, not after it
     calibration = _calibration(video_path, calib)
     detector = _load_detector(model, reader, rules)
+    lift = load_lift_model(lift_model)
     if detections_cache:
         from vision.detection_cache import CachedDetector, detector_identity
 
         detector = CachedDetector(detector, detections_cache, detector_identity(detector))
-    tracker = TableTracker(calibration, detector, TrackerConfig(rules=rules))
+    tracker = TableTracker(calibration, detector, TrackerConfig(rules=rules), lift)
     try:
         result = analyze_video(video, tracker)
     finally:
@@ -154,6 +170,7 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
         args.model,
         args.detections_cache,
         reader_options(args),
+        lift_model_path(args),
     )
 
 
@@ -165,6 +182,7 @@ def _cmd_demo(args: argparse.Namespace) -> int:
         None,
         args.model,
         reader=reader_options(args),
+        lift_model=lift_model_path(args),
     )
 
 
@@ -233,6 +251,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--out", default="mjmon-analysis", help="output directory")
     p.add_argument("--model", help="tile model (default: models/tiles.onnx)")
     add_reader_argument(p)
+    add_lift_argument(p)
     p.add_argument(
         "--detections-cache",
         metavar="FILE",
@@ -245,6 +264,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--out", default="mjmon-demo", help="output directory")
     p.add_argument("--model", help="tile model (default: models/tiles.onnx)")
     add_reader_argument(p)
+    add_lift_argument(p)
     p.set_defaults(func=_cmd_demo)
 
     p = subparsers.add_parser("calibrate", help="find the table and seat edges in a video; save them")

@@ -6,6 +6,7 @@ import argparse
 import os
 import sys
 
+from tracker.lift_model import add_lift_argument
 from vision.reader_options import add_reader_argument
 
 TOKEN_ENV = "MJMON_LIVE_TOKEN"
@@ -39,7 +40,8 @@ def _tracker_factory(args: argparse.Namespace):
     from pathlib import Path
 
     from tracker.commands import CommandError
-    from tracker.commands.analyze import _calibration, _load_detector
+    from tracker.commands.analyze import _calibration, _load_detector, load_lift_model
+    from tracker.lift_model import lift_model_path
     from tracker.tracker import TableTracker, TrackerConfig
 
     if args.calib is None and not Path(args.source).is_file():
@@ -52,7 +54,8 @@ def _tracker_factory(args: argparse.Namespace):
     detector = _load_detector(args.model, reader_options(args), args.rules)
     calibration = _calibration(args.source, args.calib)
     config = TrackerConfig(rules=args.rules)
-    return lambda: TableTracker(calibration, detector, config)
+    lift = load_lift_model(lift_model_path(args))
+    return lambda: TableTracker(calibration, detector, config, lift)
 
 
 def _cmd_live(args: argparse.Namespace) -> int:
@@ -107,6 +110,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--calib", help="saved calibration (mjmon calibrate); default: found in a video file")
     p.add_argument("--model", help="tile model (default: models/tiles.onnx)")
     add_reader_argument(p)
+    add_lift_argument(p)
     p.add_argument("--token", help=f"token for acknowledging alerts (default: ${TOKEN_ENV} or a random one)")
     p.add_argument("--table", default="1", help="table name shown with each alert")
     p.add_argument("--speed", type=float, default=1.0, help="play a video file this many times real time")
