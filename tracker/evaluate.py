@@ -243,13 +243,16 @@ def match_alerts(expected: list[dict], reported: list[dict], fps: float, seat_ma
     return out
 
 
+def truth_seat_at(truth: dict, edge: int) -> int:
+    """The truth's seat at image edge ``edge``: (edge - the truth's seat-0 edge)."""
+    return (edge - EDGES.index(truth.get("calibration", {}).get("seat0_edge", "bottom"))) % 4
+
+
 def seat_mapper(truth: dict, summary: dict):
-    """analysis seat -> truth seat. The analysis seat s sits at edge (s + offset); the truth seat
-    at an edge e is (e - truth's seat-0 edge)."""
+    """analysis seat -> truth seat. The analysis seat s sits at edge (s + offset)."""
     edge = summary.get("seat0_edge")
     offset = EDGES.index(edge) if edge in EDGES else 0
-    truth_edge = EDGES.index(truth.get("calibration", {}).get("seat0_edge", "bottom"))
-    return lambda s: (s + offset - truth_edge) % 4
+    return lambda s: truth_seat_at(truth, s + offset)
 
 
 def evaluate(clip_dir: Path, analysis_dir: Path) -> dict:

@@ -20,6 +20,8 @@ from pathlib import Path
 
 import numpy as np
 
+# (fixed, not TrackerConfig's: the shipped model was trained on features made with these; they
+# equal its row_end_mm and drawn_gap_mm defaults)
 LIFT_FRAMES = 10
 HOLD_MM = 3.0  # the row's end this close to where it ended holding the drawn tile: still holding
 DRAWN_GAP_MM = 9.0  # row to drawn tile, where the row before the draw was not measured

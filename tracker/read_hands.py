@@ -213,7 +213,7 @@ class HandReader:
         ending where it ended means the drawn tile left (tsumogiri). Anything else (a hole, the
         row's end missing: tiles the detector or an arm hid) is no evidence either way."""
         n = len(u)
-        apart = n >= 2 and drawn_apart(u)
+        apart = drawn_apart(u)
         armed = k.armed[e]
         # an empty row (an arm over all of it) is no look at all
         one_gone = (
@@ -250,7 +250,7 @@ class HandReader:
         for e in np.nonzero(self._trusted)[0].tolist():
             standing = standing_row(view.where(e, HAND))
             u = standing.u
-            apart = len(u) >= 2 and drawn_apart(u)
+            apart = drawn_apart(u)
             if k is not None and k.started:
                 row = self._row_evidence(k, e, standing, apart)
                 out[e] = (row.count, row.apart)
@@ -434,7 +434,7 @@ class HandReader:
         rows = {}
         for e in range(4):
             standing = standing_row(view.where(e, HAND))
-            apart = len(standing) >= 2 and drawn_apart(standing.u)
+            apart = drawn_apart(standing.u)
             rows[e] = self._row_evidence(k, e, standing, apart, calibrate=False)
         self._note_deal(k, rows)
 
