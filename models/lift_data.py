@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -28,10 +29,10 @@ def clip_rows(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(features (n, F), tsumogiri (n,) bool, the rules' tsumogiri (n,) bool) of one clip's discards."""
     from tracker.commands.analyze import _calibration, _load_detector
+    from tracker.evaluate import truth_seat_at
     from tracker.lift_model import FEATURES
     from tracker.run import analyze_video
     from tracker.tracker import TableTracker, TrackerConfig
-    from vision.calibration import EDGES
     from vision.detection_cache import CachedDetector, detector_identity
     from vision.reader_options import BUNDLED_READER, ReaderChoice
     from vision.video import VideoSource
@@ -55,10 +56,8 @@ def clip_rows(
         if i["event"]["type"] == "dahai"
     )
     feats, labels, rules = [], [], []
-    # the truth's seat at an edge (as tracker.evaluate.seat_mapper: not the tracker's guess of seat 0)
-    truth_edge = EDGES.index(truth.get("calibration", {}).get("seat0_edge", "bottom"))
     for frame, edge, features, by_rules in tracker.lift_log:
-        seat = (edge - truth_edge) % 4
+        seat = truth_seat_at(truth, edge)  # (the truth's seat there, not the tracker's guess of seat 0)
         seen = [tsumogiri for f, a, tsumogiri in discards if a == seat and 0 <= frame - f <= MATCH_FRAMES]
         if not seen:
             continue
@@ -69,8 +68,15 @@ def clip_rows(
 
 
 def _one(job: tuple[Path, Path | None, Path | None]):
+    """(clip, rows or None, why not): a clip that cannot be read is skipped, not the run."""
+    from tracker.commands import CommandError
+    from vision.video import VideoError
+
     clip, cache, reference = job
-    return clip, clip_rows(clip, cache, reference)
+    try:
+        return clip, clip_rows(clip, cache, reference), None
+    except (CommandError, VideoError, OSError, ValueError, KeyError) as err:
+        return clip, None, f"{type(err).__name__}: {str(err).splitlines()[0] if str(err) else ''}"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -88,12 +94,17 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--no-cache", action="store_true", help="keep no detections cache")
     args = p.parse_args(argv)
     reader = ReaderChoice(BUNDLED_READER.path, BUNDLED_READER.turns, args.tiles_ref)
-    jobs, cameras = [], {}
-    for setdir in args.setdirs:
-        plan = setdir / "plan.json"
+    plans = [setdir / "plan.json" for setdir in args.setdirs]
+    for plan in plans:
         if not plan.is_file():
-            print(f"lift_data: {setdir}: no plan.json (not a clip set)", file=sys.stderr)
+            print(f"lift_data: {plan.parent}: no plan.json (not a clip set)", file=sys.stderr)
             return 2
+    problem = _cannot_run(args.out, reader)
+    if problem:
+        print(f"lift_data: {problem}", file=sys.stderr)
+        return 2
+    jobs, cameras = [], {}
+    for setdir, plan in zip(args.setdirs, plans, strict=True):
         key = analysis_key(DEFAULT_MODEL, False, reader)
         for spec in json.loads(plan.read_text())["clips"]:
             clip = setdir / "clips" / spec["name"]
@@ -109,7 +120,11 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     feats, labels, rules, names, cams = [], [], [], [], []
     with ProcessPoolExecutor(max(1, args.jobs)) as pool:
-        for done, (clip, (x, y, r)) in enumerate(pool.map(_one, jobs), 1):
+        for done, (clip, rows, why) in enumerate(pool.map(_one, jobs), 1):
+            if rows is None:
+                print(f"lift_data: {clip}: skipped ({why})", file=sys.stderr, flush=True)
+                continue
+            x, y, r = rows
             feats.append(x)
             labels.append(y)
             rules.append(r)
@@ -118,12 +133,10 @@ def main(argv: list[str] | None = None) -> int:
             print(
                 f"[{done}/{len(jobs)}] {clip.name}: {len(y)} discards, {int(y.sum())} tsumogiri", flush=True
             )
-    x = (
-        np.concatenate([f for f in feats if len(f)])
-        if any(len(f) for f in feats)
-        else np.zeros((0, 0), np.float32)
-    )
-    args.out.parent.mkdir(parents=True, exist_ok=True)
+    if not feats:
+        print("lift_data: no clip could be read", file=sys.stderr)
+        return 2
+    x = np.concatenate(feats)
     np.savez_compressed(
         args.out,
         features=x,
@@ -132,8 +145,26 @@ def main(argv: list[str] | None = None) -> int:
         clip=np.array(names),
         camera=np.array(cams),
     )
-    print(f"wrote {args.out}: {len(x)} discards from {len(jobs)} clips")
+    print(f"wrote {args.out}: {len(x)} discards from {len(feats)} clips")
     return 0
+
+
+def _cannot_run(out: Path, reader) -> str | None:
+    """Why the run would fail only at its end or in every clip (None: it can run): the output
+    cannot be written, or the tile model does not load."""
+    from tracker.commands import CommandError
+    from tracker.commands.analyze import _load_detector
+
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        if out.is_dir() or not os.access(out.parent, os.W_OK):
+            return f"cannot write {out}"
+        _load_detector(None, reader, "mleague")
+    except CommandError as err:
+        return str(err)
+    except OSError as err:
+        return f"cannot write {out}: {err.strerror}"
+    return None
 
 
 if __name__ == "__main__":

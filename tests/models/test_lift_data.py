@@ -130,3 +130,41 @@ def test_the_seat_at_an_edge_is_the_truths_not_the_trackers_guess(tmp_path, monk
     clip = _fake_clip(tmp_path, monkeypatch, discards, [(110, 2), (111, 3)], seat0_edge="right")
     x, y, _ = lift_data.clip_rows(clip, None, None)
     assert x[:, 0].tolist() == [110, 111] and y.tolist() == [False, True]
+
+
+def test_training_files_missing_or_not_lift_data_fail_in_one_line(tmp_path, capsys):
+    from models import train_lift
+
+    other = tmp_path / "other.npz"
+    np.savez(other, features=np.zeros((200, FEATURES), np.float32))
+    for path, says in ((tmp_path / "none.npz", "cannot read"), (other, "not a lift_data file (no tsumogiri")):
+        assert train_lift.main([str(path), "--out", str(tmp_path / "m.onnx")]) == 2
+        err = capsys.readouterr().err.strip()
+        assert err.startswith("train_lift: ") and says in err and str(path) in err and "\n" not in err
+    assert not (tmp_path / "m.onnx").exists()
+
+
+def test_a_clip_that_cannot_be_read_is_skipped_in_one_line_and_the_rest_kept(tmp_path, capsys):
+    setdir = _one_clip_set(tmp_path)
+    broken = setdir / "clips" / "broken"
+    broken.mkdir()
+    (broken / "video.mp4").write_bytes(b"not a video")
+    (broken / "truth.json").write_text("{}")
+    plan = json.loads((setdir / "plan.json").read_text())
+    plan["clips"].append({"name": "broken", "camera": "low"})
+    (setdir / "plan.json").write_text(json.dumps(plan))
+    out = tmp_path / "lift.npz"
+    assert lift_data.main([str(setdir), "--out", str(out), "--no-cache"]) == 0
+    err = [line for line in capsys.readouterr().err.splitlines() if "broken" in line]
+    assert len(err) == 1 and "skipped" in err[0]
+    assert set(np.load(out)["clip"].tolist()) == {"set/demo"}
+
+
+def test_an_output_that_cannot_be_written_fails_before_the_work(tmp_path, capsys):
+    setdir = _one_clip_set(tmp_path)
+    taken = tmp_path / "taken"
+    taken.mkdir()
+    assert lift_data.main([str(setdir), "--out", str(taken)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == f"lift_data: cannot write {taken}"
+    assert not (setdir / "detections").exists()  # no clip was analysed
