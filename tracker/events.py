@@ -6,7 +6,8 @@ named here because the rest of the project uses them: on ``start_game`` the tenh
 on ``hora`` the liable seat (``pao``) and the scorer's text (``score_text``, ``yaku_text``;
 riichienv reads ``yaku`` as id pairs), on
 ``ryukyoku`` the kind of draw (``reason``), and the hands laid open (``hand``; from a camera,
-``hand_unsure`` on ``hora``: the indexes of its tiles read unsurely).
+``hand_unsure`` on ``hora`` and ``hands_unsure`` on ``ryukyoku``: the indexes of tiles read
+unsurely).
 """
 
 from __future__ import annotations
@@ -171,6 +172,8 @@ class Ryukyoku(_Event):
     deltas: Scores | None = None
     reason: str | None = None
     hands: list[list[Tile] | None] | None = None
+    # vision: per seat, indexes into its ``hands`` entry of tiles read unsurely
+    hands_unsure: list[list[int] | None] | None = None
 
 
 class EndKyoku(_Event):

@@ -11,7 +11,7 @@ import numpy as np
 from tracker import events as ev
 from tracker.kyoku import EventFactory, Kyoku, at_frame
 from tracker.lift_model import LiftEvidence, LiftModel, lift_features
-from tracker.readings import drawn_apart, pick_code, row_holes, standing_row
+from tracker.readings import drawn_apart, one_per_place, pick_code, row_holes, standing_row
 from tracker.results import WINNING_COUNT, judge_result, shown_count
 from tracker.zones import HAND, WALL, TableView, assign
 from vision.hand_rows import NOMINAL_PITCH_MM, PITCH_RANGE, HandRows
@@ -309,9 +309,10 @@ class HandReader:
         without holes (a hole is a tile the detector missed), the same count on ``hand_agree``
         such reads (one, for a row just as the record has it; ``draw_agree`` for the draw of
         the seat whose turn it is). A count the record contradicts needs more: one off only
-        (大相公 / 小相公), every tile read with confidence, and the same count over
-        ``hand_contra_frames``. (Whole-table stillness and ``hand_agree`` reads for a draw left
-        the draws unreported: a turn at three seconds of play a second has one or two such reads.)"""
+        (大相公 / 小相公), every tile read with confidence (or the row's measure from the pixels
+        agreeing), and the same count over ``hand_contra_frames``. (Whole-table stillness and
+        ``hand_agree`` reads for a draw left the draws unreported: a turn at three seconds of play
+        a second has one or two such reads.)"""
         count, apart = row.count, row.apart
         expected = self.state.seats[self._seat(e)].hand_count + k.pending_count[e]
         # one standing tile alone is a stray detection, unless the record has one (four melds)
@@ -398,7 +399,11 @@ class HandReader:
         if measured < 1:
             return det
         whole = not det.holes and count >= 1  # (a lone tile too: a hand after four melds)
-        if whole and (count == measured or (abs(count - measured) == 1 and det.confidence >= 0.9)):
+        if whole and count == measured:
+            # the boxes and the pixels, two readings apart, count the same: as sure as a row read
+            # confidently (t6-rinshan: a staged 小相公's 12, one box at 0.42, waited 6 s for it)
+            return det._replace(confidence=1.0)
+        if whole and abs(count - measured) == 1 and det.confidence >= 0.9:
             return det
         expected = (
             self.state.seats[self._seat(e)].hand_count + k.pending_count[e]
@@ -513,19 +518,15 @@ class HandReader:
         discards = sum(len(river) for river in k.rivers)
         wall_backs = int(view.select(view.zone == WALL).back.sum())
         codes_by_edge = {e: hand.codes for e, hand in opened.items()}
-        holding = {e for e in opened if self._holds_draw(k, e)}
-        result = judge_result(codes_by_edge, groups, self.state.live_wall, wall_backs, discards, holding)
+        result = judge_result(codes_by_edge, groups, self.state.live_wall, wall_backs, discards)
         if result.kind == "ryukyoku":
-            hands: list = [None] * 4
-            for e, codes in codes_by_edge.items():
-                hands[e] = codes
 
-            def draw(seat, hands=hands, reason=result.reason):
+            def draw(seat, reason=result.reason):
                 by_seat: list = [None] * 4
-                for edge, codes in enumerate(hands):
-                    if codes is not None:
-                        by_seat[seat(edge)] = codes
-                return ev.Ryukyoku(reason=reason, hands=by_seat)
+                unsure: list = [None] * 4
+                for edge, hand in opened.items():
+                    by_seat[seat(edge)], unsure[seat(edge)] = hand.codes, hand.unsure
+                return ev.Ryukyoku(reason=reason, hands=by_seat, hands_unsure=unsure)
 
             out.append(draw)
             k.result = "ryukyoku"
@@ -535,7 +536,10 @@ class HandReader:
             self._win(k, e, opened[e], out)
 
     def _open_hand(self, up: TableView) -> OpenHand:
-        """A hand laid open, read left to right: its codes and which of them were read unsurely."""
+        """A hand laid open, read left to right, one detection a place (a hand read as it is laid
+        down boxes tiles twice: t6-confusing_nakis_6's tenpai 13 at a draw read 16 and 19, a win):
+        its codes and which of them were read unsurely."""
+        up = one_per_place(up)
         ordered = up.select(np.argsort(up.u))
         codes = [self._code(int(c)) for c in ordered.class_ids.tolist()]
         unsure = np.nonzero(ordered.confidence < self.cfg.open_hand_confidence)[0].tolist()

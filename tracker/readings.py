@@ -63,13 +63,13 @@ def one_per_tile(
 def one_per_place(
     meld_row: TableView, max_overlap: float = 0.4, same_row_mm: float = 0.6 * TILE_W
 ) -> TableView:
-    """A meld area's tiles, one detection per place. Laid tiles never overlap (26 mm apart, 30.5
-    beside a sideways one), so a detection covering more than ``max_overlap`` of a surer one's
-    width along the row is that tile or its neighbours boxed again (a tile being laid, half
-    covered): dropped. A kakan's added tile lies a tile's width closer to the centre (``v``) than
-    the sideways tile it sits on, so only detections within ``same_row_mm`` across are compared.
-    One (N, N) clash matrix; a detection is kept when no surer kept one clashes with it, found by
-    a few whole-array passes (a box straddling two tiles, itself dropped, must not drop them)."""
+    """A meld area's (or an open hand's) tiles, one detection per place. Laid tiles never overlap
+    (26 mm apart, 30.5 beside a sideways one), so a detection covering more than ``max_overlap``
+    of a surer one's width along the row is that tile or its neighbours boxed again (a tile being
+    laid, half covered): dropped. A kakan's added tile lies a tile's width closer to the centre
+    (``v``) than the sideways tile it sits on, so only detections within ``same_row_mm`` across
+    are compared. One (N, N) clash matrix; a detection is kept when no surer kept one clashes with
+    it, found by a few whole-array passes (a box straddling two tiles, itself dropped, must not drop them)."""
     n = len(meld_row)
     if n < 2:
         return meld_row

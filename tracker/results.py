@@ -6,11 +6,11 @@ while the wall still holds tiles are a win (one winner, or two on one discard), 
 more open (four riichi, three rons: abortive draws) or one shows nine kinds of terminals and
 honours on the first go-around (kyuushu kyuuhai). Only at an empty wall, where a draw is the
 rule and a win on the last tile the exception, does the hand decide: one hand shown whose count
-(melds as 3) is a winner's 14, or 16 and more (a tenpai 13 read three long is rarer than a
-winner's 14 read two long), is the win. A count of 15 stays a tenpai hand's (on the first
-evaluation set three tenpai hands at exhaustive draws were read 15 against one win, on the second
-one against one) unless its seat holds the tile it drew (haitei: at a draw the last tile drawn is
-discarded). Fewer than 14 is a tenpai hand's, whatever the seat seems to hold.
+(melds as 3) is a winner's 14 or more is the win, fewer a tenpai hand's. The count is of one
+detection a tile (``read_hands._open_hand``): read with tiles boxed twice as they were laid
+down, tenpai hands counted 15-16 and wins 16-19 (hence, until 2026-12-01, "14, or 16 and more");
+counted once a tile, sets 3 and 4's tenpai hands at exhaustive draws all read 13 (melds as 3)
+and their wins on the last tiles 13-15.
 """
 
 from __future__ import annotations
@@ -24,7 +24,6 @@ from tracker import tiles
 EMPTY_LIVE_WALL = 4
 EMPTY_WALL_BACKS = 7
 WINNING_COUNT = 14  # a winning hand's tiles, each meld counted as 3
-LONG_WIN = WINNING_COUNT + 2  # a hand shown at an empty wall read this long is a win read long
 FIRST_GO_AROUND = 4  # discards in the kyoku up to which a kyuushu kyuuhai can be shown
 _TERMINALS_HONOURS = {c for c in tiles.KINDS34 if tiles.is_honor(c) or tiles.number(c) in (1, 9)}
 
@@ -52,19 +51,17 @@ def judge_result(
     live_wall: int,
     wall_backs: int,
     discards: int,
-    holding: set[int] | frozenset[int] = frozenset(),
 ) -> Result:
     """``opened``: per edge, the face-up codes of each hand laid open; ``melds``: melds per edge;
     ``live_wall``: live tiles left in the record; ``wall_backs``: wall backs seen now;
-    ``discards``: discards in the kyoku so far; ``holding``: edges holding a tile they drew (it
-    settles only a hand read a tile long)."""
+    ``discards``: discards in the kyoku so far."""
     empty = live_wall <= EMPTY_LIVE_WALL or wall_backs <= EMPTY_WALL_BACKS
     if empty:
         # two or more hands shown at the last tile: tenpai hands at a draw
         if len(opened) == 1:
             ((edge, codes),) = opened.items()
             n = shown_count(codes, melds[edge])
-            if n == WINNING_COUNT or n >= LONG_WIN or (edge in holding and n > WINNING_COUNT):
+            if n >= WINNING_COUNT:
                 return Result("hora", (edge,))
         return Result("ryukyoku")
     if discards <= FIRST_GO_AROUND and len(opened) == 1:

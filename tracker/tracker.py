@@ -83,7 +83,8 @@ class TrackerConfig(BaseModel):
     draw_agree: int = 1
     deal_draw_agree: int = 2  # whole-table reads in a row that must see a fresh deal's first draw
     hand_contra_frames: int = 30  # a count off the record's must hold this long (and be one off)
-    hand_contra_confidence: float = 0.6  # ... with every standing tile read at least this sure
+    # ... with every standing tile read at least this sure (or the pixels' measure of the row agreeing)
+    hand_contra_confidence: float = 0.6
     tile_px_scale: float = 1.0  # detector scale: calibrated face width times this
     # below this a meld tile's code is left unknown: at 0.4 seven false invalid melds on the evaluation
     # set were tiles read at 0.4-0.5 (two staged faults were found only on such reads)

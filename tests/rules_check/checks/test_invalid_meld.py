@@ -123,3 +123,5 @@ def test_a_call_read_again_is_judged_on_its_tiles_as_laid_pointing_at_the_call()
     assert _reread("7m", ["7m", "7m", "7m"]) == []
     # honour faces read again are no evidence (the faces a reader confuses most on unseen art)
     assert _reread("F", ["F", "F", "E"]) == []
+    # a number tile among them is no such confusion (t6-confusing_nakis_0's staged "3m C C")
+    assert _reread("C", ["3m", "C", "C"]) == [("invalid_meld", 1, 40)]

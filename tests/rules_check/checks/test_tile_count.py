@@ -134,3 +134,27 @@ def test_the_dealer_draws_next_at_the_kyoku_start():
     stream += draw(0, "N") + draw(1, "P")
     checker = feed(stream)
     assert found(checker) == [("tile_count_short", 0, "dead_hand")] and checker.alerts[0].frame == 40
+
+
+def test_a_long_hand_read_as_the_record_while_it_discards_keeps_its_doubt():
+    # t6-confusing_nakis_2: a staged 大相公 (one tile long), read as the record's count while its
+    # discard was lifted and not yet in the river, lost its doubt and was reported 4.5 s late
+    long_hand = start() + draw(0, "N") + [ev.HandCount(actor=1, count=14, frame=40)]
+    lifted = [ev.Tsumo(actor=1, pai="P"), ev.HandCount(actor=1, count=14)]  # 15 standing, one lifted
+    stream = long_hand + lifted + [ev.Dahai(actor=1, pai="P", tsumogiri=True)] + draw(2, "P")
+    assert found(feed(stream)) == []  # read as the record once: a second contradiction must confirm
+    checker = feed(stream + [ev.HandCount(actor=1, count=14)])
+    assert found(checker) == [("tile_count_excess", 1, "dead_hand")] and checker.alerts[0].frame == 40
+    # the hand out of turn as the record has it after all: noise, nothing reported
+    noise = stream + [ev.HandCount(actor=1, count=13)] + draw(3, "P") + draw(0, "P")
+    assert found(feed(noise)) == []
+
+
+def test_a_long_hand_read_long_again_after_the_challenge_still_confirms_through_its_turn():
+    # (review helper-39) one read as the record between two long ones in the same turn: the
+    # latest reading contradicts the record, so its turn's end confirms it as before
+    turn = [ev.Tsumo(actor=1, pai="P"), ev.HandCount(actor=1, count=15, frame=40)]
+    turn += [ev.HandCount(actor=1, count=14), ev.HandCount(actor=1, count=15)]
+    stream = start() + draw(0, "N") + turn + [ev.Dahai(actor=1, pai="P", tsumogiri=True)] + draw(2, "P")
+    checker = feed(stream)
+    assert found(checker) == [("tile_count_excess", 1, "dead_hand")] and checker.alerts[0].frame == 40
