@@ -29,7 +29,7 @@ def clip_rows(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(features (n, F), tsumogiri (n,) bool, the rules' tsumogiri (n,) bool) of one clip's discards."""
     from tracker.commands.analyze import _calibration, _load_detector
-    from tracker.evaluate import truth_seat_at
+    from tracker.evaluate import clip_pace, truth_seat_at
     from tracker.lift_model import FEATURES
     from tracker.run import analyze_video
     from tracker.tracker import TableTracker, TrackerConfig
@@ -42,7 +42,8 @@ def clip_rows(
     if cache is not None:
         detector = CachedDetector(detector, cache, detector_identity(detector))
     video = clip / "video.mp4"
-    tracker = TableTracker(_calibration(str(video), None), detector, TrackerConfig())
+    config = TrackerConfig(pace=clip_pace(clip))  # (the model's frames: 0.1 s of play apart)
+    tracker = TableTracker(_calibration(str(video), None), detector, config)
     tracker.lift_log = []
     try:
         analyze_video(VideoSource(str(video)), tracker, progress=False)

@@ -139,15 +139,25 @@ def _truth_hand_counts(events: list) -> list[tuple[int, list[int]]]:
     return out
 
 
+def clip_pace(clip_dir: Path) -> float:
+    """A rendered clip's pace (play seconds a video second) from its ``synth.json``; 1 without."""
+    from datasets.synth.pipeline import SPEC_NAME
+
+    try:
+        return float(json.loads((Path(clip_dir) / SPEC_NAME).read_text())["request"].get("pace") or 1.0)
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return 1.0
+
+
 def truth_scenes(clip_dir: Path) -> tuple[list[dict], float] | None:
     """The table at every moment a tile changed (the renderer's own scene steps replayed from
     ``synth.json``) and the clip's pace (play seconds per video second), or None for a clip
     without one."""
     try:
-        from datasets.synth.pipeline import SPEC_NAME, replay_renderer
+        from datasets.synth.pipeline import replay_renderer
 
         renderer = replay_renderer(clip_dir)
-        pace = float(json.loads((Path(clip_dir) / SPEC_NAME).read_text())["request"].get("pace") or 1.0)
+        pace = clip_pace(clip_dir)
     except Exception:  # noqa: BLE001 - an old or foreign clip: the figure is left out, not guessed
         return None
     return None if renderer is None else (list(renderer.scene_truth()), pace)

@@ -400,6 +400,9 @@ def analyze_clip(
     else:
         cmd = [sys.executable, "-m", "tracker.cli", "analyze", str(clip / "video.mp4"), "--out", str(partial)]
         cmd += ["--model", str(model), *reader.cli_args()]  # (the child runs in the repository)
+        from tracker.evaluate import clip_pace
+
+        cmd += ["--pace", str(clip_pace(clip))]  # (the lift model's frames follow it)
         if cache is not None:
             cmd += ["--detections-cache", str(cache)]
     env = {**os.environ, "OMP_NUM_THREADS": "1", "PYTHONPATH": str(REPO)}

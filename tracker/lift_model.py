@@ -9,8 +9,10 @@ drawn tile in place, each relative to where the row ended before the draw (``pla
 the tile apart (``hold``) in tile pitches, and what the rules and the detector's looks said.
 
 Trained by ``python -m models.train_lift`` on features gathered by ``python -m models.lift_data``
-(the renderer's clips at their pace: the frames are video frames, so a much slower game shows
-less of its lift in them; see models/README.md).
+from the renderer's clips, 30 frames a second at 3x play: a frame apart is 0.1 s of play. The
+frames are taken that far apart in play at any frame rate and pace (``lift_step``): a real game
+at 30 frames a second, every third. (Taken one apart, a real-speed clip showed the model only
+the lift's first third: tsumogiri 86 % against the rules' 95 %; docs/BENCHMARKS.md.)
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import numpy as np
 # (fixed, not TrackerConfig's: the shipped model was trained on features made with these; they
 # equal its row_end_mm and drawn_gap_mm defaults)
 LIFT_FRAMES = 10
+LIFT_STEP_PLAY_S = 0.1  # seconds of play between the model's frames (its training clips' frame)
 HOLD_MM = 3.0  # the row's end this close to where it ended holding the drawn tile: still holding
 DRAWN_GAP_MM = 9.0  # row to drawn tile, where the row before the draw was not measured
 MISSING = -9.0  # a value not measured (the trees split it off)
@@ -51,10 +54,17 @@ class LiftEvidence:
     looks: tuple[bool, ...]
 
 
-def lift_features(ev: LiftEvidence) -> np.ndarray:
+def lift_step(frame_s: float, pace: float) -> int:
+    """Video frames that show ``LIFT_STEP_PLAY_S`` of play: a frame lasts ``frame_s`` seconds of
+    video and shows ``pace`` times as much play (1: a real game)."""
+    return max(1, round(LIFT_STEP_PLAY_S / (frame_s * pace)))
+
+
+def lift_features(ev: LiftEvidence, step: int = 1) -> np.ndarray:
     """(FEATURES,) float32: rules said (none, tsumogiri, sure), the first three looks (apart,
-    plain, how many), then per frame from the last still holding one: the row's end over
-    ``plain`` and the tile apart's over ``hold``, in pitches, and whether a tile is apart."""
+    plain, how many), then per frame from the last still holding one (every ``step``-th moving
+    frame, ``lift_step``): the row's end over ``plain`` and the tile apart's over ``hold``, in
+    pitches, and whether a tile is apart."""
     rules, looks = ev.rules, ev.looks[:3]
     head = [rules is None, bool(rules and rules[0]), bool(rules and rules[1])]
     head += [sum(looks), len(looks) - sum(looks), len(looks)]
@@ -68,8 +78,8 @@ def lift_features(ev: LiftEvidence) -> np.ndarray:
         # from the last frame still holding it (none: the still read that saw it held was the last)
         holding = np.nonzero(np.abs(end - hold) <= HOLD_MM)[0]
         start = int(holding[-1]) + 1 if len(holding) else 0
-        right = ev.right[start : start + LIFT_FRAMES]
-        drawn = ev.drawn_right[start : start + LIFT_FRAMES]
+        right = ev.right[start : start + LIFT_FRAMES * step : step]
+        drawn = ev.drawn_right[start : start + LIFT_FRAMES * step : step]
         n = len(right)
         frames[:n, 0] = np.where(np.isnan(right), MISSING, (right - plain) / pitch)
         frames[:n, 1] = np.where(np.isnan(drawn), MISSING, (drawn - hold) / pitch)
@@ -101,6 +111,30 @@ class LiftModel:
     def tsumogiri(self, features: np.ndarray) -> float:
         probs = self.session.run(None, {self._input: features.reshape(1, -1).astype(np.float32)})[1]
         return float(probs[0, 1])
+
+
+def _pace(text: str) -> float:
+    import argparse
+
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0 < value <= 100:
+        raise argparse.ArgumentTypeError(f"a pace is over 0 and at most 100, not {text}")
+    return value
+
+
+def add_pace_argument(parser) -> None:
+    """``--pace P``: seconds of play a second of video shows (``TrackerConfig.pace``)."""
+    parser.add_argument(
+        "--pace",
+        type=_pace,
+        default=1.0,
+        metavar="P",
+        help="seconds of play a second of the video shows: 1 for a real table (default); a clip "
+        "rendered faster (mjmon synth --pace 3), 3",
+    )
 
 
 def add_lift_argument(parser) -> None:

@@ -10,7 +10,7 @@ import numpy as np
 
 from tracker import events as ev
 from tracker.kyoku import EventFactory, Kyoku, at_frame
-from tracker.lift_model import LiftEvidence, LiftModel, lift_features
+from tracker.lift_model import LiftEvidence, LiftModel, lift_features, lift_step
 from tracker.readings import drawn_apart, one_per_place, pick_code, row_holes, standing_row
 from tracker.results import WINNING_COUNT, judge_result, shown_count
 from tracker.zones import HAND, WALL, TableView, assign
@@ -146,10 +146,17 @@ class HandReader:
         by_rules = looked_plain if rows is None else rows[0] or (looked_plain and not rows[1])
         if self.lift_model is None and self.lift_log is None:
             return by_rules
-        features = lift_features(self._lift_evidence(k, e, rows))
+        features = lift_features(self._lift_evidence(k, e, rows), self._lift_step())
         if self.lift_log is not None:  # (models.lift_data: the model's training rows)
             self.lift_log.append((self._frame, e, features, by_rules))
         return by_rules if self.lift_model is None else self.lift_model.tsumogiri(features) >= 0.5
+
+    def _lift_step(self) -> int:
+        """Moving frames between the lift model's samples, from the video's frame times and the
+        game's pace (``TrackerConfig.pace``)."""
+        if self._frame <= 0 or self._t <= 0:
+            return 1
+        return lift_step(self._t / self._frame, self.cfg.pace)
 
     def _lift_evidence(self, k: Kyoku, e: int, rows: tuple[bool, bool] | None) -> LiftEvidence:
         trace = np.array(k.row_trace[e], float).reshape(-1, 3)

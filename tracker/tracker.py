@@ -28,7 +28,7 @@ from __future__ import annotations
 import dataclasses
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from rules_check.checker import RulesChecker
 from tracker import events as ev
@@ -103,6 +103,9 @@ class TrackerConfig(BaseModel):
     seen_again_frames: int = 1800
     declaration_after: int = 2  # others' discards after a seat's last one beyond which a stick judges no tile
     lift_stride: int = 1  # read a moving hand that holds a drawn tile every this many frames
+    # seconds of play a second of video shows: 1 for a real table; the renderer's clips are
+    # played faster (the evaluation sets at 3). The lift model's frames follow it (lift_step)
+    pace: float = Field(1.0, gt=0)
     draw_stride: int = 3  # read the moving hand of the seat about to draw every this many frames
     # the standing row's right end measured from the pixels through a discard's lift (tsumogiri):
     row_end_mm: float = 3.0  # two moving frames whose measured row ends are this close agree on it

@@ -70,6 +70,21 @@ def test_the_lift_model_options_choose_the_file():
             parser.parse_args([*command, "--no-lift-model", "--lift-model", "l.onnx"])
 
 
+def test_the_pace_of_play_is_a_real_tables_unless_told_and_a_bad_one_is_refused(capsys):
+    from tracker.cli import build_parser
+    from tracker.commands.analyze import sample_pace
+
+    for command in (["analyze", "v.mp4"], ["live", "0"]):
+        parser = build_parser()
+        assert parser.parse_args(command).pace == 1.0
+        assert parser.parse_args([*command, "--pace", "3"]).pace == 3.0
+        for bad in ("0", "-1", "fast"):
+            with pytest.raises(SystemExit):
+                parser.parse_args([*command, "--pace", bad])
+    assert "--pace: a pace is over 0" in capsys.readouterr().err
+    assert sample_pace() == 1.5  # the demo analyses its clip at the pace it was rendered
+
+
 def test_the_reader_options_reach_the_detector():
     from tracker.cli import build_parser
     from vision.reader_options import BUNDLED_READER, ReaderChoice, reader_options

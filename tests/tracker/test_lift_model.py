@@ -103,3 +103,12 @@ def test_a_model_of_the_right_width_without_class_probabilities_is_refused_at_lo
     onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 11)]), path)
     with pytest.raises(LiftModelError, match="regressor.onnx"):
         LiftModel(path)
+
+
+def test_the_models_frames_are_a_tenth_of_a_second_of_play_apart():
+    from tracker.lift_model import lift_step
+
+    # its training clips: 30 frames a second at 3x play, one frame apart
+    assert lift_step(1 / 30, 3.0) == 1
+    assert [lift_step(1 / 30, 1.0), lift_step(1 / 30, 1.5), lift_step(1 / 60, 1.0)] == [3, 2, 6]
+    assert lift_step(1 / 30, 10.0) == 1  # (never under one frame)

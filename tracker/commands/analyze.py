@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from tracker.lift_model import DEFAULT_LIFT_MODEL, add_lift_argument, lift_model_path
+from tracker.lift_model import DEFAULT_LIFT_MODEL, add_lift_argument, add_pace_argument, lift_model_path
 from vision.reader_options import BUNDLED_READER, ReaderChoice, add_reader_argument, reader_options
 
 SAMPLE_CLIP = Path(__file__).resolve().parents[1] / "samples" / "demo-kyoku" / "video.mp4"
@@ -76,6 +76,7 @@ def run_analyze(
     detections_cache: str | None = None,
     reader: ReaderChoice = BUNDLED_READER,
     lift_model: Path | None = DEFAULT_LIFT_MODEL,
+    pace: float = 1.0,
 ) -> int:
     from tracker.commands import CommandError
     from tracker.run import analyze_video, summary_text, write_outputs
@@ -95,7 +96,7 @@ def run_analyze(
         from vision.detection_cache import CachedDetector, detector_identity
 
         detector = CachedDetector(detector, detections_cache, detector_identity(detector))
-    tracker = TableTracker(calibration, detector, TrackerConfig(rules=rules), lift)
+    tracker = TableTracker(calibration, detector, TrackerConfig(rules=rules, pace=pace), lift)
     try:
         result = analyze_video(video, tracker)
     finally:
@@ -171,7 +172,15 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
         args.detections_cache,
         reader_options(args),
         lift_model_path(args),
+        args.pace,
     )
+
+
+def sample_pace() -> float:
+    """The sample clip's pace, as it was rendered (its ``synth.json``)."""
+    import json
+
+    return float(json.loads((SAMPLE_CLIP.parent / "synth.json").read_text())["request"]["pace"])
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:
@@ -183,6 +192,7 @@ def _cmd_demo(args: argparse.Namespace) -> int:
         args.model,
         reader=reader_options(args),
         lift_model=lift_model_path(args),
+        pace=sample_pace(),
     )
 
 
@@ -252,6 +262,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--model", help="tile model (default: models/tiles.onnx)")
     add_reader_argument(p)
     add_lift_argument(p)
+    add_pace_argument(p)
     p.add_argument(
         "--detections-cache",
         metavar="FILE",

@@ -6,7 +6,7 @@ import argparse
 import os
 import sys
 
-from tracker.lift_model import add_lift_argument
+from tracker.lift_model import add_lift_argument, add_pace_argument
 from vision.reader_options import add_reader_argument
 
 TOKEN_ENV = "MJMON_LIVE_TOKEN"
@@ -53,7 +53,7 @@ def _tracker_factory(args: argparse.Namespace):
 
     detector = _load_detector(args.model, reader_options(args), args.rules)
     calibration = _calibration(args.source, args.calib)
-    config = TrackerConfig(rules=args.rules)
+    config = TrackerConfig(rules=args.rules, pace=args.pace)
     lift = load_lift_model(lift_model_path(args))
     return lambda: TableTracker(calibration, detector, config, lift)
 
@@ -111,6 +111,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--model", help="tile model (default: models/tiles.onnx)")
     add_reader_argument(p)
     add_lift_argument(p)
+    add_pace_argument(p)
     p.add_argument("--token", help=f"token for acknowledging alerts (default: ${TOKEN_ENV} or a random one)")
     p.add_argument("--table", default="1", help="table name shown with each alert")
     p.add_argument("--speed", type=float, default=1.0, help="play a video file this many times real time")
