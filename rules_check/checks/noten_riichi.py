@@ -7,16 +7,16 @@ Code ``noten_riichi``. Judged from the hands laid open (``Ryukyoku.hands``) or a
 state; abortive draws show no hands and are skipped. A shown hand holding a kind of which, with
 the tiles already on the table (rivers, melds, indicators, the other hands shown), there would be
 more than four is misread (a camera's reading of a far hand): nothing is judged on it; nor is a
-hand that one tile read unsurely (``Ryukyoku.hands_unsure``), read as another kind, would make
-tenpai (set 3's hanchan-jansou-mleague-hanchan: a riichi hand counted right at last, 13 tiles,
-four of them misread, a false noten riichi).
+hand with a tile the camera read unsurely (``Ryukyoku.hands_unsure``): a chombo on a hand not read
+surely throughout is no evidence (set 3's hanchan-jansou-mleague-hanchan, a 960x540 low camera:
+a riichi hand of 13, three tiles read unsurely and two more misread, a false noten riichi).
 """
 
 from __future__ import annotations
 
 from collections import Counter
 
-from rules_check.hands import is_tenpai, revealed_at_draw, waits
+from rules_check.hands import is_tenpai, revealed_at_draw
 from rules_check.situation import ABORTIVE, Finding, Situation
 from tracker import tiles
 
@@ -34,7 +34,7 @@ def check(event, situation: Situation) -> list[Finding]:
         hand = revealed_at_draw(event, situation.table, seat)
         if hand is None or len(hand) % 3 != 1 or _over_four(seat, hand, event, situation):
             continue
-        if _unsure_tile_makes_tenpai(event, seat, hand):
+        if _read_unsurely(event, seat):
             continue
         if not is_tenpai(situation.table, seat, hand, situation.ruleset.tenpai_needs_live_wait):
             out.append(
@@ -48,19 +48,10 @@ def check(event, situation: Situation) -> list[Finding]:
     return out
 
 
-def _unsure_tile_makes_tenpai(event, seat: int, hand: list[str]) -> bool:
-    """Would one tile of the seat's shown ``hand`` read unsurely, read as another kind, make it
-    tenpai?"""
+def _read_unsurely(event, seat: int) -> bool:
+    """Did the camera read a tile of the seat's shown hand unsurely (``Ryukyoku.hands_unsure``)?"""
     unsure = getattr(event, "hands_unsure", None) or []
-    shown = (getattr(event, "hands", None) or [None] * 4)[seat] if seat < len(unsure) else None
-    if not shown or not unsure[seat]:
-        return False
-    for code in {shown[i] for i in unsure[seat] if i < len(shown)}:
-        rest = list(hand)
-        rest.remove(code)
-        if any(waits([*rest, other]) for other in tiles.KINDS34 if other != tiles.deaka(code)):
-            return True
-    return False
+    return seat < len(unsure) and bool(unsure[seat])
 
 
 def _over_four(seat: int, hand: list[str], event, situation: Situation) -> bool:
