@@ -505,12 +505,17 @@ class RiverReader:
         ``orientation_reads`` reads that saw it upright and none that saw it sideways: a sideways
         tile the detector read upright once or twice is the usual case, an upright one the rare
         irregularity. Sideways when most reads saw it so; else unknown (``_read_sticks`` then
-        waits for more reads, and after them asks where it lies: ``_placed_upright``)."""
+        waits for more reads, and after them asks where it lies: ``_placed_upright``). Reads of
+        it upright against a place that says sideways (``_lies_sideways``: a sideways tile's
+        width on from the tile before it and deeper than its row) claim nothing: set 4's
+        hanchan-jansou-0 at 1280x720, a 6s laid sideways read upright on every read, was a false
+        riichi_not_sideways (a tile laid upright, as a staged fault lays it, lies level and a
+        tile's width on)."""
         slot = river[-1] if river else None
         if slot is None or not slot.present:
             return None  # the last discard was taken back: which tile declared is unclear
         if slot.sideways_reads == 0 and slot.upright_reads >= self.cfg.orientation_reads:
-            return True
+            return None if _lies_sideways(river, slot) else True
         if slot.sideways_reads > slot.upright_reads:
             return False
         return None

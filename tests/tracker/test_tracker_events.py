@@ -11,7 +11,7 @@ import pytest
 
 from datasets.scene import table_layout as tl
 from tracker.events import apply_retractions
-from tracker.readings import TILE_W, drawn_apart
+from tracker.readings import TILE_H, TILE_W, drawn_apart
 from tracker.table.layout import MLEAGUE
 from tracker.table.state import TableState
 from tracker.tiles import class_id
@@ -2170,3 +2170,27 @@ def test_no_river_layout_alert_for_the_discard_after_a_call_that_left_the_declar
         _read_flat_boxed(s, _rows(river, {}), f, ("S",))
     assert [e.pai for e in s.events if e.type == "dahai" and e.actor == 1][-1] == "S"
     assert not [a for a in s.alerts if a.code == "river_layout"]
+
+
+def test_a_declaration_tile_read_upright_where_a_sideways_one_lies_is_not_judged_upright():
+    # set 4's hanchan-jansou-0 at 1280x720: seat 0's 6s declaring riichi lay sideways, read
+    # upright on every read; the stick read, a false riichi_not_sideways. Where it lies (a
+    # sideways tile's width on from the tile before it, deeper than its row) says sideways; a tile
+    # laid upright (a staged fault) lies level, an upright tile's width on, and is still judged
+    first = (0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "1m", False)
+    before = (1, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "9s", False)
+    for u, v, alerted in (
+        (tl.RIVER_LEFT + 13 + (TILE_W + TILE_H) / 2, tl.RIVER_ROW0_V + (TILE_H - TILE_W) / 2, False),
+        (tl.RIVER_LEFT + 13 + TILE_W, tl.RIVER_ROW0_V, True),
+    ):
+        declared = (1, RIVER, u, v, "6s", False)  # read upright
+        s = _started()
+        for f in (10, 11):
+            s.read(_rows([first, before], {}), f)
+        for f in range(20, 26):
+            s.read(_rows([first, before, declared], {}), f)
+        s.tracker._sticks_now = _sticks(1)
+        for f in range(30, 36):
+            s.read(_rows([first, before, declared], {}), f)
+        assert [e.actor for e in s.events if e.type == "reach"] == [1]
+        assert ([a.code for a in s.alerts] == ["riichi_not_sideways"]) is alerted
