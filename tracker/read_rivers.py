@@ -507,10 +507,10 @@ class RiverReader:
         irregularity. Sideways when most reads saw it so; else unknown (``_read_sticks`` then
         waits for more reads, and after them asks where it lies: ``_placed_upright``). Reads of
         it upright against a place that says sideways (``_lies_sideways``: a sideways tile's
-        width on from the tile before it and deeper than its row) claim nothing: set 4's
-        hanchan-jansou-0 at 1280x720, a 6s laid sideways read upright on every read, was a false
-        riichi_not_sideways (a tile laid upright, as a staged fault lays it, lies level and a
-        tile's width on)."""
+        width on from the tile before it and deeper than its row) claim nothing: set 4's hanchan
+        at 1280x720 had three declaration tiles laid sideways read upright on every read, false
+        riichi_not_sideways; two lay so (hanchan-jansou-0 4049, a 4p). A tile laid upright, as
+        a staged fault lays it, lies level and a tile's width on."""
         slot = river[-1] if river else None
         if slot is None or not slot.present:
             return None  # the last discard was taken back: which tile declared is unclear

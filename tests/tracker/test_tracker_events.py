@@ -2173,7 +2173,7 @@ def test_no_river_layout_alert_for_the_discard_after_a_call_that_left_the_declar
 
 
 def test_a_declaration_tile_read_upright_where_a_sideways_one_lies_is_not_judged_upright():
-    # set 4's hanchan-jansou-0 at 1280x720: seat 0's 6s declaring riichi lay sideways, read
+    # set 4's hanchan-jansou-0 at 1280x720 (4049): a 4p declaring riichi lay sideways, read
     # upright on every read; the stick read, a false riichi_not_sideways. Where it lies (a
     # sideways tile's width on from the tile before it, deeper than its row) says sideways; a tile
     # laid upright (a staged fault) lies level, an upright tile's width on, and is still judged
