@@ -3,7 +3,8 @@
     nice -n 15 python -m tracker.evaluate_set render SETDIR [--quick | --clips NAME...]
         [--size WxH] [--pace P] [--hanchan-size WxH] [--first-seed N] [--hanchan-first]
     python -m tracker.evaluate_set score SETDIR [--quick | --clips NAME...]
-        [--model M [--reader R | --no-reader] | --oracle] [--no-analyze] [--jobs N]
+        [--model M [--reader R | --no-reader] | --oracle] [--lift-model F | --no-lift-model]
+        [--no-analyze] [--jobs N]
 
 ``render`` plans the set (``SETDIR/plan.json``, written once and reused): one clip per log in
 ``../shared/data/logs/tenhou6/`` with faults of every kind in DESIGN.md staged on them (two per
@@ -39,6 +40,7 @@ from pydantic import BaseModel
 
 from datasets.synth.faults import KINDS
 from tracker.figures import environment_text, measured_on
+from tracker.lift_model import DEFAULT_LIFT_MODEL, add_lift_argument, lift_model_path
 from vision.detection_cache import file_md5
 from vision.reader_options import BUNDLED_READER, ReaderChoice, add_reader_argument, reader_options
 
@@ -387,11 +389,13 @@ def analyze_clip(
     oracle: bool,
     cache: Path | None = None,
     reader: ReaderChoice = BUNDLED_READER,
+    lift: Path | None = DEFAULT_LIFT_MODEL,
 ) -> float | None:
     """Analyse one rendered clip unless done (a child process, niced, one thread); wall seconds
     taken, or None when it was done already. A failed analysis keeps what it wrote, marked.
     ``cache``: the clip's detections cache file (``mjmon analyze --detections-cache``);
-    ``reader``: the tile reader, its looks and the tile set's reference."""
+    ``reader``: the tile reader, its looks and the tile set's reference; ``lift``: the tsumogiri
+    model (None: the hand reader's rules, ``--no-lift-model``)."""
     if (out / "summary.json").exists() or (out / "FAILED").exists():
         return None
     partial = out.with_name(out.name + ".partial")
@@ -403,6 +407,7 @@ def analyze_clip(
         from tracker.evaluate import clip_pace
 
         cmd += ["--pace", str(clip_pace(clip))]  # (the lift model's frames follow it)
+        cmd += ["--no-lift-model"] if lift is None else ["--lift-model", str(lift)]
         if cache is not None:
             cmd += ["--detections-cache", str(cache)]
     env = {**os.environ, "OMP_NUM_THREADS": "1", "PYTHONPATH": str(REPO)}
@@ -796,6 +801,7 @@ def analyze_all(
     jobs: int,
     cache_dir: Path | None = None,
     reader: ReaderChoice = BUNDLED_READER,
+    lift: Path | None = DEFAULT_LIFT_MODEL,
 ) -> None:
     """Analyse the clips not analysed yet, ``jobs`` child processes at a time (each one thread);
     with ``cache_dir``, each clip's detections are kept there as NAME.npz and reused."""
@@ -805,7 +811,7 @@ def analyze_all(
         if oracle:
             ensure_spec(spec, tileset, clip)
         cache = None if cache_dir is None or oracle else cache_dir / f"{spec.name}.npz"
-        return analyze_clip(clip, out, model, oracle, cache, reader)
+        return analyze_clip(clip, out, model, oracle, cache, reader, lift)
 
     with ThreadPoolExecutor(max(1, jobs)) as pool:
         running = {pool.submit(one, *p): p[0].name for p in paths}
@@ -827,7 +833,8 @@ def cmd_score(args) -> int:
     if reader.reference is not None and not args.oracle and not reader.reference.is_file():
         _log(f"evaluate_set: tile reference not found: {reader.reference}")
         return 2
-    key = analysis_key(model, args.oracle, reader)
+    lift = lift_model_path(args)
+    key = analysis_key(model, args.oracle, reader) + ("-no-lift" if lift is None else "")
     root = setdir / "analysis" / key
     if args.analysis_dir is not None:  # an analysis of this code apart from the cached ones
         root, key = args.analysis_dir, args.analysis_dir.name
@@ -842,7 +849,7 @@ def cmd_score(args) -> int:
     if not args.no_analyze:
         cache = args.cache_detections and not args.oracle
         cache_dir = setdir / "detections" / analysis_key(model, False, reader) if cache else None
-        analyze_all(paths, plan.tileset, model, args.oracle, args.jobs, cache_dir, reader)
+        analyze_all(paths, plan.tileset, model, args.oracle, args.jobs, cache_dir, reader, lift)
     scored = [score_clip(spec, clip, out) for spec, clip, out in paths if out.exists()]
     result = {
         "meta": {
@@ -860,7 +867,8 @@ def cmd_score(args) -> int:
                 f", tile set reference {reader.reference} md5 {file_md5(reader.reference)}"
                 if reader.reference is not None
                 else ""
-            ),
+            )
+            + (", tsumogiri by rules (--no-lift-model)" if lift is None else f", lift model {lift}"),
             "clips_planned": len(specs),
             "clips_scored": len(scored),
             "frames": sum(c["frames"] for c in scored if not c["failed"]),
@@ -921,6 +929,7 @@ def main(argv: list[str] | None = None) -> int:
     only.add_argument("--quick", action="store_true", help="only the few clips of the quick subset")
     only.add_argument("--clips", nargs="+", metavar="NAME", help="only these clips of the plan")
     s.add_argument("--model", help="tile model (default: models/tiles.onnx)")
+    add_lift_argument(s)
     add_reader_argument(s)
     s.add_argument("--oracle", action="store_true", help="truth readings (tests.tracker.oracle) instead")
     s.add_argument("--no-analyze", action="store_true", help="score the analyses there are, run none")

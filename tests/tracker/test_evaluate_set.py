@@ -85,12 +85,15 @@ def test_analyze_all_runs_every_clip_once_across_jobs(monkeypatch, tmp_path):
 
     import tracker.evaluate_set as es
 
-    seen, specs_written, readers, lock = [], [], [], threading.Lock()
+    seen, specs_written, readers, lifts, lock = [], [], [], [], threading.Lock()
 
-    def fake_analyze(clip, out, model, oracle, cache=None, reader=es.BUNDLED_READER):
+    def fake_analyze(
+        clip, out, model, oracle, cache=None, reader=es.BUNDLED_READER, lift=es.DEFAULT_LIFT_MODEL
+    ):
         with lock:
             seen.append((clip.name, out.name, model, oracle, cache))
             readers.append(reader)
+            lifts.append(lift)
         return 1.0
 
     monkeypatch.setattr(es, "analyze_clip", fake_analyze)
@@ -112,6 +115,9 @@ def test_analyze_all_runs_every_clip_once_across_jobs(monkeypatch, tmp_path):
     alone = es.ReaderChoice(path=None)
     es.analyze_all(paths[:1], "art", Path("m.onnx"), oracle=False, jobs=1, reader=alone)
     assert readers[-1] is alone  # --no-reader reaches every clip
+    assert set(lifts) == {es.DEFAULT_LIFT_MODEL}
+    es.analyze_all(paths[:1], "art", Path("m.onnx"), oracle=False, jobs=1, lift=None)
+    assert lifts[-1] is None  # --no-lift-model too
 
 
 def test_analyze_clip_names_the_reader_unless_it_is_the_bundled_one(monkeypatch, tmp_path):
@@ -145,6 +151,32 @@ def test_analyze_clip_names_the_reader_unless_it_is_the_bundled_one(monkeypatch,
     assert four[four.index("--reader-turns") + 1] == "4"
     assert "--no-reader" in none
     assert named[named.index("--reader") + 1] == str(Path("r.onnx").resolve())  # (the child runs elsewhere)
+
+
+def test_analyze_clip_passes_the_clips_pace_and_the_tsumogiri_choice(monkeypatch, tmp_path):
+    import json
+    import subprocess
+
+    import tracker.evaluate_set as es
+
+    commands = []
+    monkeypatch.setattr(es, "code_version", lambda: "abc1234")
+    monkeypatch.setattr(
+        es.subprocess,
+        "run",
+        lambda cmd, **kw: commands.append(cmd) or subprocess.CompletedProcess(cmd, 0, "", ""),
+    )
+    clip = tmp_path / "clip"
+    clip.mkdir()
+    (clip / "synth.json").write_text(json.dumps({"request": {"pace": 3.0}}))
+    es.analyze_clip(clip, tmp_path / "a", Path("m.onnx"), False)
+    es.analyze_clip(clip, tmp_path / "b", Path("m.onnx"), False, lift=None)
+    (clip / "synth.json").unlink()  # a clip without its spec: a real table's pace
+    es.analyze_clip(clip, tmp_path / "c", Path("m.onnx"), False, lift=Path("l.onnx"))
+    model, rules, other = commands
+    assert model[model.index("--pace") + 1] == "3.0" and other[other.index("--pace") + 1] == "1.0"
+    assert model[model.index("--lift-model") + 1] == str(es.DEFAULT_LIFT_MODEL) and "--no-lift-model" in rules
+    assert other[other.index("--lift-model") + 1] == "l.onnx"
 
 
 def test_the_analysis_key_names_the_reader_used(tmp_path):
