@@ -834,6 +834,9 @@ def cmd_score(args) -> int:
         _log(f"evaluate_set: tile reference not found: {reader.reference}")
         return 2
     lift = lift_model_path(args)
+    if lift is not None and not args.oracle and not args.no_analyze and not lift.is_file():
+        _log(f"evaluate_set: lift model not found: {lift}")
+        return 2
     key = analysis_key(model, args.oracle, reader) + ("-no-lift" if lift is None else "")
     root = setdir / "analysis" / key
     if args.analysis_dir is not None:  # an analysis of this code apart from the cached ones

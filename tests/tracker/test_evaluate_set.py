@@ -357,6 +357,26 @@ def test_score_with_a_missing_reference_fails_in_one_line(tmp_path, capsys):
     assert "nope.npz" in capsys.readouterr().err
 
 
+def test_score_with_a_missing_lift_model_fails_in_one_line_before_any_analysis(tmp_path, capsys):
+    import tracker.evaluate_set as es
+
+    setdir = tmp_path / "set"
+    setdir.mkdir()
+    spec = es.ClipSpec(name="c0", log="x", camera="low", seed=0, size=(64, 36), pace=1.0)
+    (setdir / "plan.json").write_text(es.Plan(tileset="art", clips=[spec]).model_dump_json())
+    (setdir / "clips" / "c0").mkdir(parents=True)
+    (setdir / "clips" / "c0" / "truth.json").write_text("{}")
+    argv = ["score", str(setdir), "--lift-model", str(tmp_path / "nope.onnx")]
+    assert es.main(argv) == 2
+    assert (
+        capsys.readouterr()
+        .err.strip()
+        .splitlines()[-1]
+        .endswith("lift model not found: " + str(tmp_path / "nope.onnx"))
+    )
+    assert not (setdir / "analysis").exists()  # nothing analysed (each clip would have failed)
+
+
 def test_each_camera_is_also_scored_at_each_frame_size():
     from tracker.evaluate_set import aggregate
 
