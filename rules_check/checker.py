@@ -62,6 +62,13 @@ RESTS_ON = {m.CODE: m.rests_on for m in MODULES if hasattr(m, "rests_on")}
 #: frames (3 s at 30 fps) a face-reading alert is held (DESIGN.md matches alerts by their evidence
 #: frame, which the hold keeps; the referee sees it this much later)
 SETTLE_FRAMES = 90
+#: codes held twice as long: a discard's face read as it lands and a meld's faces read as it is
+#: laid, corrected once the later reads outvote them. On sets 3 and 4 (960x540) four false alerts
+#: were corrected 134-154 frames after their evidence (two kuikae on a discard read as the
+#: pon's kind, two 错碰 with one tile misread), after a 90-frame hold had let them out
+LONGER_SETTLING = {"invalid_meld": 2, "kuikae": 2}
+#: the longest a camera's alert is held after its evidence frame (what its picture must outlive)
+LONGEST_HOLD = SETTLE_FRAMES * max(LONGER_SETTLING.values())
 
 
 def _among(finding: Finding, kinds: frozenset) -> bool:
@@ -153,7 +160,8 @@ class Rules:
 
 class RulesChecker:
     """Feed events live; holds its own TableState, the alerts so far and each win's hand value.
-    ``settle_frames``: how long a camera's face-reading alert waits (0: none waits)."""
+    ``settle_frames``: how long a camera's face-reading alert waits (0: none waits), times
+    ``LONGER_SETTLING``'s factor for its code."""
 
     def __init__(self, ruleset: RuleSet, settle_frames: int = SETTLE_FRAMES):
         self.ruleset = ruleset
@@ -188,7 +196,8 @@ class RulesChecker:
         for alert in (a for a in found if self._waits(a)):
             self.held.append(alert)
             # from when it is raised: one judged on a call read again points back at the call
-            self._due[alert.id] = max(alert.frame, event.frame or alert.frame) + self.settle_frames
+            hold = self.settle_frames * LONGER_SETTLING.get(alert.code, 1)
+            self._due[alert.id] = max(alert.frame, event.frame or alert.frame) + hold
             case = self.rules.settling[alert.id]
             self._evidence[alert.id] = _evidence(event, alert, case, self.state, before)
         self.alerts.extend(alerts)

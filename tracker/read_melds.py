@@ -305,9 +305,12 @@ class MeldReader:
             )
         laid_codes = list(codes)
         # the face-up tiles' kinds as read (unsure reads too: a misread back beside a chi's two
-        # kinds stays the chi's), and no tile seen sideways (only a call lays one so)
+        # kinds stays the chi's), and no face-up tile seen sideways (only a call lays one so; a
+        # back seen sideways is two backs boxed as one, wider than a tile: set 7's mleague
+        # hanchan 5606, an ankan of P read as a pon)
         face_up = [self._code(int(c)) for c, up in zip(lr.class_ids.tolist(), lr.face_up.tolist()) if up]
-        alike = len({tiles.deaka(c) for c in face_up}) == 1 and tiles.UNKNOWN not in face_up and not side
+        turned_up = [i for i in side if i not in down]
+        alike = len({tiles.deaka(c) for c in face_up}) == 1 and tiles.UNKNOWN not in face_up and not turned_up
         if len(lr) >= 3 and down and (len(down) >= 2 or len(lr) == 4 or alike):
             # tiles face down are an ankan's, never a call's: three seen, two of them down, or one
             # down between two of a kind, are an ankan with a tile the detector missed or two backs

@@ -39,12 +39,12 @@ def analyze_video(video, tracker, progress: bool = True) -> AnalysisResult:
     """Feed every frame of ``video`` (a ``VideoSource``) to ``tracker``; collect what it says."""
     from tqdm import tqdm
 
-    from rules_check.checker import SETTLE_FRAMES
+    from rules_check.checker import LONGEST_HOLD
     from tracker.evidence import EventFrames
 
     out = AnalysisResult()
     start = time.perf_counter()
-    frames = EventFrames(2 * SETTLE_FRAMES)
+    frames = EventFrames(2 * LONGEST_HOLD)
     bar = tqdm(total=video.info.frames, unit="frame", desc="analyze", file=sys.stderr, disable=not progress)
     image = None
     for frame, t, image in video:

@@ -3,7 +3,7 @@ settle, and one whose reading the camera corrects meanwhile is dropped."""
 
 from __future__ import annotations
 
-from rules_check.checker import SETTLE_FRAMES, RulesChecker
+from rules_check.checker import LONGER_SETTLING, SETTLE_FRAMES, RulesChecker
 from rules_check.ruleset import MLEAGUE
 from tests.rules_check.kit import SEEN_SLOT, framed, seen_opening
 from tracker import events as ev
@@ -29,10 +29,24 @@ def test_a_cameras_kuikae_waits_for_the_discard_to_settle_then_is_said_with_its_
     checker = RulesChecker(MLEAGUE)
     said = [a for e in _kuikae(camera=True) for a in checker.feed(e)]
     assert said == [] and [a.code for a in checker.held] == ["kuikae"]
-    assert checker.feed(_later(50 + SETTLE_FRAMES - 1)) == []
-    (alert,) = checker.feed(_later(50 + SETTLE_FRAMES))
+    hold = SETTLE_FRAMES * LONGER_SETTLING["kuikae"]
+    assert checker.feed(_later(50 + hold - 1)) == []
+    (alert,) = checker.feed(_later(50 + hold))
     assert (alert.code, alert.seat, alert.frame) == ("kuikae", 1, 50)  # matched by its evidence frame
     assert checker.held == [] and checker.alerts == [alert]
+
+
+def test_a_kuikae_waits_longer_than_other_face_readings_and_is_dropped_when_read_again_late():
+    # set 4 hanchan-jansou-1 7158: a discard after a pon of F read as F, read again as 9s 154
+    # frames later (as "no such tile in the river" there), after a 90-frame hold had let it out
+    assert LONGER_SETTLING["kuikae"] * SETTLE_FRAMES > 154
+    checker = RulesChecker(MLEAGUE)
+    for e in _kuikae(camera=True):
+        checker.feed(e)
+    assert checker.feed(_later(50 + SETTLE_FRAMES + 10)) == [] and len(checker.held) == 1
+    checker.feed(ev.Retract(target_type="dahai", target_frame=50, actor=1, pai="9s", frame=50 + 154))
+    assert checker.held == [] and checker.release() == []
+    assert [a.code for a in checker.withdrawn] == ["kuikae"]
 
 
 def test_a_kuikae_on_a_discard_the_camera_reads_again_is_dropped():

@@ -1317,6 +1317,22 @@ def test_an_ankan_whose_two_backs_are_seen_as_one_is_an_ankan_not_a_pon():
     assert not s.tracker.state_errors
 
 
+def test_an_ankan_whose_two_backs_are_boxed_as_one_sideways_tile_is_an_ankan():
+    # set 7's hanchan-jansou-mleague-hanchan 5606 (1280x720): the two backs boxed as one box
+    # wider than a tile, read sideways: a pon of the last discard, a false meld_orientation
+    s = _started()
+    first = (0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "S", False)
+    s.read(_rows([first], {1: _hand(1, 13, drawn=True)}), 10)
+    laid = [(1, MELD, 165, tl.MELD_V, "P", False), (1, MELD, 204, tl.MELD_V, "back", True)]
+    laid.append((1, MELD, 243, tl.MELD_V, "P", False))
+    s.read(_rows([first], {1: _hand(1, 10)}) + laid, 20)
+    s.read(_rows([first], {1: _hand(1, 10)}) + laid, 21)
+    melds = [e for e in s.events if e.type in ("chi", "pon", "daiminkan", "ankan")]
+    assert [(e.type, e.actor, e.consumed) for e in melds] == [("ankan", 1, ["P"] * 4)]
+    assert not any(e.type == "retract" for e in s.events)
+    assert not s.tracker.state_errors
+
+
 def test_a_pon_with_one_tile_misread_as_a_back_stays_a_pon():
     # its called tile seen sideways: only a call lays a tile so, never an ankan
     pon = _called("5p", _laid(("5p", True, 0.9), ("back", False, 0.9), ("5p", False, 0.9)))

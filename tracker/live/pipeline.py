@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from rules_check.checker import SETTLE_FRAMES
+from rules_check.checker import LONGEST_HOLD
 from tracker.analysis import FrameAnalyzer, FrameResult
 from tracker.evidence import EventFrames
 from tracker.live.source import Frame, VideoSource
@@ -50,8 +50,8 @@ class LivePipeline:
         self.ended: float | None = None
         self._lock = threading.Lock()
         # images of the last frames that raised events: an alert held for its readings to settle
-        # (rules_check.checker.SETTLE_FRAMES) comes later and is pictured at its evidence frame
-        self._event_images = EventFrames(2 * SETTLE_FRAMES)
+        # (rules_check.checker.LONGEST_HOLD) comes later and is pictured at its evidence frame
+        self._event_images = EventFrames(2 * LONGEST_HOLD)
         self._latest: dict[str, Any] = {
             "type": "snapshot",
             "table": table,
