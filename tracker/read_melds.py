@@ -55,6 +55,7 @@ class MeldReader:
             obs = one_per_place(view.where(e, MELD))
             known = k.melds[e]
             fresh = np.ones(len(obs), bool)
+            sure = self._sure_reads(obs)
             if known and len(obs):
                 ku = np.array([m.u for m in known])
                 kv = np.array([m.v for m in known])
@@ -65,6 +66,7 @@ class MeldReader:
                     code = self._code(int(obs.class_ids[j]))
                     if obs.face_up[j] and code != tiles.UNKNOWN:
                         tile.votes[code] += float(obs.confidence[j])
+                        tile.sure[code] += int(sure[j])
                     tile.sideways_reads += bool(obs.sideways[j] and not obs.tall[j])
                     tile.upright_reads += bool(not obs.sideways[j] and obs.tall[j])
                     tile.depths.append(float(obs.v[j]))
@@ -113,6 +115,14 @@ class MeldReader:
                     continue  # two tiles: a call only as the last discard leaves its river
                 called |= self._meld(k, e, rest.select(np.array(group)), out)
         return called
+
+    def _sure_reads(self, obs: TableView) -> np.ndarray:
+        """(N,) bool: meld tiles read surely, face up at ``meld_min_confidence`` and
+        ``meld_sure_ratio`` times the runner-up face's score. On sets 3, 4 and 7 the meld faces
+        misread as a call was laid were read at most 9x their runner-up but one (a stray box)."""
+        c = obs.confidence
+        apart = c >= self.cfg.meld_sure_ratio * obs.runner_up_confidence
+        return obs.face_up & (c >= self.cfg.meld_min_confidence) & apart
 
     def _laid_at(self, k: Kyoku, e: int, sides: list[MeldTile], u: np.ndarray) -> np.ndarray:
         """(N,) the frame the call owning the sideways tile nearest each ``u`` was read at (-inf
@@ -290,6 +300,7 @@ class MeldReader:
             # the detector missed the turn (a far camera's small tiles): where it lies tells
             side = sideways_by_place(lr.u, lr.v)
         group = 1 + max((m.group for m in k.melds[e]), default=-1)
+        sure = self._sure_reads(lr)
         for j in range(len(lr)):
             raw = self._code(int(lr.class_ids[j])) if lr.face_up[j] else tiles.UNKNOWN
             k.melds[e].append(
@@ -301,8 +312,10 @@ class MeldReader:
                     bool(lr.face_up[j]),
                     group,
                     Counter({raw: float(lr.confidence[j])} if raw != tiles.UNKNOWN else {}),
+                    Counter({raw: int(sure[j])} if raw != tiles.UNKNOWN else {}),
                 )
             )
+        placed = k.melds[e][-len(lr) :]
         laid_codes = list(codes)
         # the face-up tiles' kinds as read (unsure reads too: a misread back beside a chi's two
         # kinds stays the chi's), and no face-up tile seen sideways (only a call lays one so; a
@@ -320,7 +333,12 @@ class MeldReader:
             visible = [c for c in codes if c != "?"]
             kind = tiles.deaka(visible[0]) if visible else "?"  # (one red five at most)
             consumed = [kind if c == "?" else c for c in codes] + [kind] * (4 - len(lr))
-            laid = ev.MeldPlacement(tiles=laid_codes, sideways=side, face_down=down) if len(lr) == 4 else None
+            unsure = unsure_faces(placed, laid_codes) or None
+            laid = (
+                ev.MeldPlacement(tiles=laid_codes, sideways=side, face_down=down, unsure=unsure)
+                if len(lr) == 4
+                else None
+            )
             self._own_draw(k, e, out)
             out.append(lambda seat: ev.Ankan(actor=seat(e), consumed=consumed, laid=laid))
             disarm(k, e)
@@ -363,7 +381,7 @@ class MeldReader:
                 ):
                     codes[pick] = called
             codes = _fill_triplet(codes, codes[pick])
-        for tile, code in zip(k.melds[e][-len(lr) :], codes, strict=True):
+        for tile, code in zip(placed, codes, strict=True):
             tile.code = code  # a kakan names its pon by these
         laid_codes = list(codes)
         if not laid_known:  # two seen: the called tile is the river's
@@ -391,7 +409,12 @@ class MeldReader:
             kind_cls = ev.Chi
         if kind_cls is not ev.Chi and sure_pon(codes, pai):
             consumed = declared(pai, consumed)
-        laid = ev.MeldPlacement(tiles=laid_codes, sideways=side, face_down=down) if laid_known else None
+        unsure = unsure_faces(placed, laid_codes) if laid_known else []
+        laid = (
+            ev.MeldPlacement(tiles=laid_codes, sideways=side, face_down=down, unsure=unsure or None)
+            if laid_known
+            else None
+        )
         if k.reach_pending is not None and k.reach_pending != e:
             out.append(lambda seat, a=k.reach_pending: ev.ReachAccepted(actor=seat(a)))
             k.accepted_at[k.reach_pending] = self._frame
@@ -415,7 +438,7 @@ class MeldReader:
         if laid_known:
             kind = kind_cls.model_fields["type"].default
             call = Call(e, group, self._frame, kind, list(codes), pick, kind, src_edge, slot, list(side))
-            call.said = (pai, tuple(consumed), kind, tuple(codes), tuple(side))  # what the record says
+            call.said = _says(pai, consumed, kind, codes, side, unsure)  # what the record says
             k.calls.append(call)
         k.pending_count[e] -= len(consumed)
         if kind_cls is ev.Daiminkan:
@@ -468,17 +491,20 @@ class MeldReader:
                 call.codes, call.kind = codes, kind
                 for tile, code in zip(laid, codes):
                     tile.code = code  # a kakan names its pon by these
-            self._say_again(call, out)
+            self._say_again(call, laid, out)
 
     @staticmethod
-    def _say_again(call: Call, out: list, reason: str = "meld reread") -> None:
-        """If what the record would say of ``call`` changed, a ``retract`` correcting it whole."""
+    def _say_again(call: Call, laid: list[MeldTile], out: list, reason: str = "meld reread") -> None:
+        """If what the record would say of ``call`` changed, a ``retract`` correcting it whole
+        (also when its tiles, making no set, are now all read surely: the evidence of a tile laid
+        wrong is complete)."""
         pai, consumed = call.record()
-        now = (pai, tuple(consumed), call.kind, tuple(call.codes), tuple(call.side))
+        unsure = unsure_faces(laid, call.codes)
+        now = _says(pai, consumed, call.kind, call.codes, call.side, unsure)
         if now == call.said:
             return
         call.said = now
-        placement = ev.MeldPlacement(tiles=list(call.codes), sideways=list(call.side))
+        placement = ev.MeldPlacement(tiles=list(call.codes), sideways=list(call.side), unsure=unsure or None)
         as_type = call.kind if call.kind in ("chi", "pon") and call.type in ("chi", "pon") else None
         out.append(
             lambda seat, c=call, p=pai, used=consumed, t=as_type, lay=placement: ev.Retract(
@@ -517,7 +543,7 @@ class MeldReader:
             self._source_reread(call, kind, out)
             call.codes[call.pick] = laid[call.pick].code = kind
         call.kind, call.added_to = "pon", True
-        self._say_again(call, out, "tile added to it (kakan): a pon")
+        self._say_again(call, laid, out, "tile added to it (kakan): a pon")
 
     def _tiles_read_again(self, call: Call, laid: list[MeldTile], out: list) -> list[str] | None:
         """The call's laid tiles as later reads see them, or None if they see them as recorded. A
@@ -569,6 +595,28 @@ class MeldReader:
         if len(turned) != 1 or turned == call.side or any(net[i] > -margin for i in call.side):
             return call.side
         return turned
+
+
+def unsure_faces(laid: list[MeldTile], codes: list[str]) -> list[int]:
+    """Indexes of the faces ``codes`` names (the laid tiles as the record says them) that no read
+    of their tile saw surely: read only near another face, or not read at all (a pon's unread
+    tile filled with its kind, the called tile named by the river)."""
+    return [
+        i
+        for i, (tile, code) in enumerate(zip(laid, codes, strict=True))
+        if code != tiles.UNKNOWN
+        and not any(n > 0 and tiles.deaka(c) == tiles.deaka(code) for c, n in tile.sure.items())
+    ]
+
+
+def _says(
+    pai: str, consumed: list[str], kind: str, codes: list[str], side: list[int], unsure: list[int]
+) -> tuple:
+    """What the record says of a call, to say it again on a change: its tiles, type and layout,
+    and whether they are read whole and surely as no set (a tile laid wrong, ``invalid_meld``'s
+    evidence; an honest call's tiles growing sure changes nothing said)."""
+    whole = not unsure and tiles.UNKNOWN not in codes and not (is_set("chi", codes) or is_set("pon", codes))
+    return (pai, tuple(consumed), kind, tuple(codes), tuple(side), whole)
 
 
 def _named_seat(e: int, laid: int, side: list[int]) -> int | None:

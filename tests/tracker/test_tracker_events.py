@@ -364,9 +364,10 @@ def _call_from_left(discard: str) -> _Script:
 
 
 def _lay_meld(s: _Script, laid: list[tuple], frames: tuple[int, int] = (4, 5)) -> None:
-    """Two still reads of edge 0's meld tiles: (u, v, code, sideways, confidence) rows."""
+    """Two still reads of edge 0's meld tiles: (u, v, code, sideways, confidence[, runner-up
+    code, its score]) rows."""
     for frame in frames:
-        view = _view(_table() + [(0, MELD, *row[:4]) for row in laid])
+        view = _view(_table() + [(0, MELD, *row[:4], *row[5:7]) for row in laid])
         sure = np.concatenate([np.ones(len(view) - len(laid)), [row[4] for row in laid]])
         factories = s.tracker._observe(replace(view, confidence=sure.astype(np.float32)), frame, frame / 30)
         s.events += s.tracker._emit(factories, frame, frame / 30).events
@@ -513,6 +514,34 @@ def test_a_pon_laid_with_a_wrong_tile_is_recorded_as_declared_and_judged_as_laid
     assert pon.laid.tiles == ["7m", "4m", "7m"]
     checker = s.tracker.checker
     assert [(a.code, a.frame) for a in checker.held + checker.alerts] == [("invalid_meld", 5)]
+
+
+def test_a_face_read_near_its_runner_up_is_unsure_until_a_read_tells_them_apart():
+    # set 7 hanchan-jansou-1 10535: a chi of 1m 2m 3m laid, its 3m read 7m at most 4x its
+    # runner-up on every read, judged a 错吃. A face read so is no evidence of a tile laid wrong:
+    # the record says it as read, marked unsure; once read surely, the call is said again
+    s = _call_from_left("6p")
+    near = [(*_PLACES[0], "6p", True, 0.9), (*_PLACES[1], "4p", False, 0.9)]
+    _lay_meld(s, near + [(*_PLACES[2], "8p", False, 0.6, "5p", 0.3)])
+    chi = _last_call(s)
+    assert (chi.type, chi.laid.tiles, chi.laid.unsure) == ("chi", ["6p", "4p", "8p"], [2])
+    checker = s.tracker.checker
+    assert checker.held + checker.alerts == []
+    _lay_meld(s, near + [(*_PLACES[2], "8p", False, 0.6, "5p", 0.3)], frames=(6, 7))
+    assert not [e for e in s.events if e.type == "retract"]  # (still unsure: nothing new to say)
+    _lay_meld(s, near + [(*_PLACES[2], "8p", False, 0.9, "5p", 0.02)], frames=(8, 9))
+    (fix,) = [e for e in s.events if e.type == "retract"]
+    assert (fix.target_type, fix.laid.tiles, fix.laid.unsure) == ("chi", ["6p", "4p", "8p"], None)
+    assert [(a.code, a.frame) for a in checker.held + checker.alerts] == [("invalid_meld", 5)]
+
+
+def test_an_honest_calls_faces_growing_sure_say_nothing_again():
+    s = _call_from_left("6p")
+    near = [(*_PLACES[0], "6p", True, 0.9), (*_PLACES[1], "4p", False, 0.9)]
+    _lay_meld(s, near + [(*_PLACES[2], "5p", False, 0.6, "8p", 0.3)])
+    assert _last_call(s).laid.unsure == [2]
+    _lay_meld(s, near + [(*_PLACES[2], "5p", False, 0.9, "8p", 0.02)], frames=(6, 7))
+    assert not [e for e in s.events if e.type == "retract"]
 
 
 def test_an_unsure_read_that_makes_no_set_stays_unknown():

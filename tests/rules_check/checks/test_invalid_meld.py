@@ -25,6 +25,24 @@ def test_chi_laid_with_a_tile_that_makes_no_run():
     assert found(feed(chi(["4s", "2s", "7s"]), MCR)) == [("invalid_meld", 1, "xianggong")]
 
 
+def test_a_tile_read_unsurely_is_no_evidence_until_read_surely():
+    # a camera's chi with its third face read near another (``laid.unsure``): not judged on it
+    def chi_read(unsure: list[int] | None) -> ev.Chi:
+        laid = ev.MeldPlacement(tiles=["4s", "2s", "7s"], sideways=[0], unsure=unsure)
+        return ev.Chi(actor=1, target=0, pai="4s", consumed=["2s", "7s"], laid=laid)
+
+    stream = framed(start(CHI_HANDS) + draw(0, "4s") + [chi_read([2])])
+    assert found(feed(stream)) == []
+    sure = ev.MeldPlacement(tiles=["4s", "2s", "7s"], sideways=[0])
+    fix = ev.Retract(
+        target_type="chi", target_frame=stream[-1].frame, actor=1, pai="4s", consumed=["2s", "7s"], laid=sure
+    )
+    assert found(feed(stream + [fix])) == [("invalid_meld", 1, "dead_hand")]
+    # the unsure face need not be the one off the set: a tile read near another is as if unread
+    assert found(feed(stream[:-1] + [chi_read([1])])) == []
+    assert found(feed(stream[:-1] + [chi_read(None)])) == [("invalid_meld", 1, "dead_hand")]
+
+
 def test_pon_declared_with_a_different_tile():
     stream = start(CHI_HANDS) + draw(0, "7m")
     stream += [
