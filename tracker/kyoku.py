@@ -51,7 +51,8 @@ class MeldTile:
     face_up: bool
     group: int  # which meld of its edge
     votes: Counter = field(default_factory=Counter)  # code -> confidence summed over its reads
-    sure: Counter = field(default_factory=Counter)  # code -> reads that read it surely (``sure_reads``)
+    reads: Counter = field(default_factory=Counter)  # code -> reads that named it
+    sure: Counter = field(default_factory=Counter)  # code -> ... surely (``MeldReader._sure_reads``)
     sideways_reads: int = 0  # reads after the call that saw it lie sideways (angle and box agree)
     upright_reads: int = 0  # ... upright
     depths: list = field(default_factory=list)  # v mm of each read after the call (how deep it lies)

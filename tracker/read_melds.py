@@ -66,6 +66,7 @@ class MeldReader:
                     code = self._code(int(obs.class_ids[j]))
                     if obs.face_up[j] and code != tiles.UNKNOWN:
                         tile.votes[code] += float(obs.confidence[j])
+                        tile.reads[code] += 1
                         tile.sure[code] += int(sure[j])
                     tile.sideways_reads += bool(obs.sideways[j] and not obs.tall[j])
                     tile.upright_reads += bool(not obs.sideways[j] and obs.tall[j])
@@ -312,6 +313,7 @@ class MeldReader:
                     bool(lr.face_up[j]),
                     group,
                     Counter({raw: float(lr.confidence[j])} if raw != tiles.UNKNOWN else {}),
+                    Counter({raw: 1} if raw != tiles.UNKNOWN else {}),
                     Counter({raw: int(sure[j])} if raw != tiles.UNKNOWN else {}),
                 )
             )
@@ -333,7 +335,7 @@ class MeldReader:
             visible = [c for c in codes if c != "?"]
             kind = tiles.deaka(visible[0]) if visible else "?"  # (one red five at most)
             consumed = [kind if c == "?" else c for c in codes] + [kind] * (4 - len(lr))
-            unsure = unsure_faces(placed, laid_codes) or None
+            unsure = unsure_faces(placed, laid_codes, self.cfg.meld_sure_share) or None
             laid = (
                 ev.MeldPlacement(tiles=laid_codes, sideways=side, face_down=down, unsure=unsure)
                 if len(lr) == 4
@@ -409,7 +411,7 @@ class MeldReader:
             kind_cls = ev.Chi
         if kind_cls is not ev.Chi and sure_pon(codes, pai):
             consumed = declared(pai, consumed)
-        unsure = unsure_faces(placed, laid_codes) if laid_known else []
+        unsure = unsure_faces(placed, laid_codes, self.cfg.meld_sure_share) if laid_known else []
         laid = (
             ev.MeldPlacement(tiles=laid_codes, sideways=side, face_down=down, unsure=unsure or None)
             if laid_known
@@ -493,13 +495,12 @@ class MeldReader:
                     tile.code = code  # a kakan names its pon by these
             self._say_again(call, laid, out)
 
-    @staticmethod
-    def _say_again(call: Call, laid: list[MeldTile], out: list, reason: str = "meld reread") -> None:
+    def _say_again(self, call: Call, laid: list[MeldTile], out: list, reason: str = "meld reread") -> None:
         """If what the record would say of ``call`` changed, a ``retract`` correcting it whole
         (also when its tiles, making no set, are now all read surely: the evidence of a tile laid
         wrong is complete)."""
         pai, consumed = call.record()
-        unsure = unsure_faces(laid, call.codes)
+        unsure = unsure_faces(laid, call.codes, self.cfg.meld_sure_share)
         now = _says(pai, consumed, call.kind, call.codes, call.side, unsure)
         if now == call.said:
             return
@@ -597,15 +598,21 @@ class MeldReader:
         return turned
 
 
-def unsure_faces(laid: list[MeldTile], codes: list[str]) -> list[int]:
-    """Indexes of the faces ``codes`` names (the laid tiles as the record says them) that no read
-    of their tile saw surely: read only near another face, or not read at all (a pon's unread
-    tile filled with its kind, the called tile named by the river)."""
+def unsure_faces(laid: list[MeldTile], codes: list[str], share: float) -> list[int]:
+    """Indexes of the faces ``codes`` names (the laid tiles as the record says them) that too few
+    reads of their tile saw surely (fewer than ``share`` of those naming it, or none): read
+    mostly near another face, or not read at all (a pon's unread tile filled with its kind, the
+    called tile named by the river). A tile lies in view for the rest of the kyoku: one misread
+    on every read is now and then read surely so too (on sets 4 and 7's hanchan, 5 of 14 tiles
+    whose reads voted a wrong face had a sure read of it, 1 had a quarter of them sure)."""
+
+    def count(votes: Counter, code: str) -> int:
+        return sum(n for c, n in votes.items() if tiles.deaka(c) == tiles.deaka(code))
+
     return [
         i
         for i, (tile, code) in enumerate(zip(laid, codes, strict=True))
-        if code != tiles.UNKNOWN
-        and not any(n > 0 and tiles.deaka(c) == tiles.deaka(code) for c, n in tile.sure.items())
+        if code != tiles.UNKNOWN and not (count(tile.sure, code) >= max(1.0, share * count(tile.reads, code)))
     ]
 
 

@@ -90,8 +90,9 @@ class TrackerConfig(BaseModel):
     # set were tiles read at 0.4-0.5 (two staged faults were found only on such reads)
     meld_min_confidence: float = 0.5
     # a meld tile's read is sure (evidence of a tile laid wrong) at meld_min_confidence and this many
-    # times its runner-up face's score
+    # times its runner-up face's score; its face is sure once this share of the reads naming it are
     meld_sure_ratio: float = 10.0
+    meld_sure_share: float = 0.25
     # a tile on a pon's sideways one read less sure than this is no kakan yet (it is read again):
     # on the evaluation set the four kakans that were not were read at 0.07-0.29, the ten real
     # ones at 0.25-0.91 (chosen on that set: not blind)

@@ -363,7 +363,7 @@ def _call_from_left(discard: str) -> _Script:
     return s
 
 
-def _lay_meld(s: _Script, laid: list[tuple], frames: tuple[int, int] = (4, 5)) -> None:
+def _lay_meld(s: _Script, laid: list[tuple], frames: tuple[int, ...] = (4, 5)) -> None:
     """Two still reads of edge 0's meld tiles: (u, v, code, sideways, confidence[, runner-up
     code, its score]) rows."""
     for frame in frames:
@@ -533,6 +533,20 @@ def test_a_face_read_near_its_runner_up_is_unsure_until_a_read_tells_them_apart(
     (fix,) = [e for e in s.events if e.type == "retract"]
     assert (fix.target_type, fix.laid.tiles, fix.laid.unsure) == ("chi", ["6p", "4p", "8p"], None)
     assert [(a.code, a.frame) for a in checker.held + checker.alerts] == [("invalid_meld", 5)]
+
+
+def test_a_face_misread_on_every_read_is_not_made_sure_by_one_read_in_many():
+    # a tile lies in view for the rest of the kyoku: a face misread on every read is now and
+    # then read surely so; sure takes a quarter of the reads naming it (meld_sure_share)
+    s = _call_from_left("6p")
+    near = [(*_PLACES[0], "6p", True, 0.9), (*_PLACES[1], "4p", False, 0.9)]
+    unsure = near + [(*_PLACES[2], "8p", False, 0.6, "5p", 0.3)]
+    _lay_meld(s, unsure)
+    for frame in range(6, 14, 2):
+        _lay_meld(s, unsure, frames=(frame, frame + 1))
+    _lay_meld(s, near + [(*_PLACES[2], "8p", False, 0.9, "5p", 0.02)], frames=(14,))
+    assert not [e for e in s.events if e.type == "retract"]
+    assert s.tracker.checker.held + s.tracker.checker.alerts == []
 
 
 def test_an_honest_calls_faces_growing_sure_say_nothing_again():
