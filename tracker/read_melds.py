@@ -237,8 +237,8 @@ class MeldReader:
     def _kakan(self, k: Kyoku, e: int, new: TableView, out: list) -> None:
         u = float(new.u[0])
         base = [m for m in k.melds[e] if m.sideways and abs(m.u - u) < self.cfg.match_mm]
-        if not base or not k.started:
-            return
+        if not base or not k.started or not _holds_turn(k, e):
+            return  # (out of turn: looked at again on the next read, a real one lies there still)
         code = self._code(int(new.class_ids[0]))
         group = base[0].group
         call = next((c for c in k.calls if c.edge == e and c.group == group), None)
@@ -596,6 +596,16 @@ class MeldReader:
         if len(turned) != 1 or turned == call.side or any(net[i] > -margin for i in call.side):
             return call.side
         return turned
+
+
+def _holds_turn(k: Kyoku, e: int) -> bool:
+    """May edge ``e`` add a tile to a pon now: it drew (its draw may be unseen: the last to play
+    was its kamicha, and nobody drew since), or it called or made a kan and has not discarded.
+    Three of the evaluation sets' five phantom kakans (a box over a call's sideways tile, each
+    then a false dora_not_flipped) were read while another seat held the turn."""
+    if k.drew[e] or k.after_call == e or k.last_actor is None:
+        return True
+    return chi_from(e, k.last_actor) and not any(k.drew)
 
 
 def unsure_faces(laid: list[MeldTile], codes: list[str], share: float) -> list[int]:

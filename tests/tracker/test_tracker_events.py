@@ -609,6 +609,33 @@ def test_a_tile_on_a_pons_sideways_one_read_unsure_is_no_kakan_until_read_sure()
     assert [(e.frame, e.pai, e.consumed) for e in s.events if e.type == "kakan"] == [(12, "6p", ["6p"] * 3)]
 
 
+def test_a_tile_on_a_pon_read_out_of_its_seats_turn_is_no_kakan_until_its_turn():
+    # set 3 hanchan-jansou-3 16816: a box over a call's sideways tile read just after the caller
+    # discarded: a phantom kakan, then a false dora_not_flipped
+    s = _call_from_left("6p")
+    pon = _laid(*[("6p", i == 0, 0.9) for i in range(3)])
+    _lay_meld(s, pon)
+    meld = [(0, MELD, *row[:4]) for row in pon]
+    river = [(0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "9s", False)]  # the caller's discard
+    for frame in (6, 7):
+        s.read(_table(river) + meld, frame)
+    added = [(0, MELD, *_added("6p", 0.9)[:4])]
+    for frame in (8, 9, 10):
+        s.read(_table(river) + meld + added, frame)
+    assert [(e.type, e.actor) for e in s.events if e.type in ("dahai", "kakan")] == [
+        ("dahai", 0),
+        ("dahai", 1),
+    ]
+    # edges 1 and 2, then the caller's kamicha (edge 3) discard: its turn, the tile still there
+    for frame, (edge, col, code) in enumerate(((1, 0, "1p"), (2, 0, "2p"), (3, 1, "3p")), start=11):
+        river.append((edge, RIVER, tl.RIVER_LEFT + 13 + 26 * col, tl.RIVER_ROW0_V, code, False))
+        for f in (2 * frame, 2 * frame + 1):
+            s.read(_table(river) + meld + added, f)
+    s.read(_table(river) + meld + added, 28)  # (a read's melds are read before its rivers)
+    kinds = [(e.type, e.actor) for e in s.events if e.type in ("dahai", "kakan")]
+    assert kinds[2:] == [("dahai", 2), ("dahai", 3), ("dahai", 0), ("kakan", 1)]
+
+
 def test_a_tile_read_face_down_on_a_pons_sideways_one_is_a_kakan_only_read_sure():
     # hanchan-jansou-3 14741: a hand passing over seat 2's pon, boxed as a back at 0.29-0.31 for
     # three reads where a kakan's tile would lie, was taken for a kakan of the pon's kind
@@ -1710,10 +1737,10 @@ def test_a_win_right_after_the_seats_own_kan_is_a_tsumo_on_its_replacement_tile(
     assert [(e.actor, e.target) for e in hora] == [(0, 0)]
 
 
-def test_a_win_after_the_seats_own_discard_and_then_its_own_kan_is_a_tsumo():
-    # edge 0 pons C and discards; the other seats' plays are missed; it adds a C (kakan), draws
-    # its replacement and wins: its own discard is still the last one read, but the kan came
-    # after it (rinshan kaihou, not a ron on the next seat)
+def test_a_win_after_the_seats_own_kan_is_a_tsumo_not_a_ron_on_the_last_discard():
+    # edge 0 pons C and discards; the others play; on its turn it adds a C (kakan), draws its
+    # replacement and wins: its kamicha's discard is the last one read, but the kan came after
+    # it (rinshan kaihou, not a ron on that discard). (A kakan is read only on its seat's turn.)
     s = _started()
     first = (0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "1m", False)
     disc = (2, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "C", False)
@@ -1725,13 +1752,18 @@ def test_a_win_after_the_seats_own_discard_and_then_its_own_kan_is_a_tsumo():
     s.read(_rows([first, disc], {}), 11)
     s.read(_rows([first], {}) + pon, 20)
     s.read(_rows([first], {}) + pon, 21)
-    s.read(_rows([first, own], {}) + pon, 25)
-    s.read(_rows([first, own], {}) + pon, 26)
-    assert s.tracker.kyoku.last_discard[0] == 0
-    s.read(_rows([first, own], {}) + pon + added, 40)
-    s.read(_rows([first, own], {}) + pon + added, 41)
+    river = [first, own]
+    s.read(_rows(river, {}) + pon, 25)
+    s.read(_rows(river, {}) + pon, 26)
+    for frame, (edge, col, code) in enumerate(((1, 0, "1p"), (2, 1, "2p"), (3, 0, "3p")), start=14):
+        river.append((edge, RIVER, tl.RIVER_LEFT + 13 + 26 * col, tl.RIVER_ROW0_V, code, False))
+        s.read(_rows(river, {}) + pon, 2 * frame)
+        s.read(_rows(river, {}) + pon, 2 * frame + 1)
+    assert s.tracker.kyoku.last_discard[0] == 3
+    s.read(_rows(river, {}) + pon + added, 40)
+    s.read(_rows(river, {}) + pon + added, 41)
     assert [e.type for e in s.events if e.type == "kakan"] == ["kakan"]
-    s.read(_rows([first, own], {0: _open_hand(0, "123m456p789s11z")}) + pon + added, 50)
+    s.read(_rows(river, {0: _open_hand(0, "123m456p789s11z")}) + pon + added, 50)
     hora = [e for e in s.events if e.type == "hora"]
     assert [(e.actor, e.target) for e in hora] == [(0, 0)]
 
