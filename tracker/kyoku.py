@@ -53,6 +53,7 @@ class MeldTile:
     votes: Counter = field(default_factory=Counter)  # code -> confidence summed over its reads
     reads: Counter = field(default_factory=Counter)  # code -> reads that named it
     sure: Counter = field(default_factory=Counter)  # code -> ... surely (``MeldReader._sure_reads``)
+    near: Counter = field(default_factory=Counter)  # (code, runner-up code) -> ... with that runner-up near
     sideways_reads: int = 0  # reads after the call that saw it lie sideways (angle and box agree)
     upright_reads: int = 0  # ... upright
     depths: list = field(default_factory=list)  # v mm of each read after the call (how deep it lies)

@@ -55,7 +55,7 @@ class MeldReader:
             obs = one_per_place(view.where(e, MELD))
             known = k.melds[e]
             fresh = np.ones(len(obs), bool)
-            sure = self._sure_reads(obs)
+            sure, near = self._sure_reads(obs), self._near_runner_up(obs)
             if known and len(obs):
                 ku = np.array([m.u for m in known])
                 kv = np.array([m.v for m in known])
@@ -68,6 +68,8 @@ class MeldReader:
                         tile.votes[code] += float(obs.confidence[j])
                         tile.reads[code] += 1
                         tile.sure[code] += int(sure[j])
+                        if near[j] is not None:
+                            tile.near[(tiles.deaka(code), near[j])] += 1
                     tile.sideways_reads += bool(obs.sideways[j] and not obs.tall[j])
                     tile.upright_reads += bool(not obs.sideways[j] and obs.tall[j])
                     tile.depths.append(float(obs.v[j]))
@@ -124,6 +126,16 @@ class MeldReader:
         c = obs.confidence
         apart = c >= self.cfg.meld_sure_ratio * obs.runner_up_confidence
         return obs.face_up & (c >= self.cfg.meld_min_confidence) & apart
+
+    def _near_runner_up(self, obs: TableView) -> list[str | None]:
+        """Per tile, the runner-up face (plain code) where it scored within ``meld_sure_ratio`` of
+        the face read, else None."""
+        close = obs.face_up & (obs.runner_up >= 0)
+        close &= obs.confidence < self.cfg.meld_sure_ratio * obs.runner_up_confidence
+        return [
+            tiles.deaka(self._code(int(r))) if c else None
+            for r, c in zip(obs.runner_up.tolist(), close.tolist(), strict=True)
+        ]
 
     def _laid_at(self, k: Kyoku, e: int, sides: list[MeldTile], u: np.ndarray) -> np.ndarray:
         """(N,) the frame the call owning the sideways tile nearest each ``u`` was read at (-inf
@@ -301,7 +313,7 @@ class MeldReader:
             # the detector missed the turn (a far camera's small tiles): where it lies tells
             side = sideways_by_place(lr.u, lr.v)
         group = 1 + max((m.group for m in k.melds[e]), default=-1)
-        sure = self._sure_reads(lr)
+        sure, near = self._sure_reads(lr), self._near_runner_up(lr)
         for j in range(len(lr)):
             raw = self._code(int(lr.class_ids[j])) if lr.face_up[j] else tiles.UNKNOWN
             k.melds[e].append(
@@ -315,6 +327,7 @@ class MeldReader:
                     Counter({raw: float(lr.confidence[j])} if raw != tiles.UNKNOWN else {}),
                     Counter({raw: 1} if raw != tiles.UNKNOWN else {}),
                     Counter({raw: int(sure[j])} if raw != tiles.UNKNOWN else {}),
+                    Counter({(tiles.deaka(raw), near[j]): 1} if raw != tiles.UNKNOWN and near[j] else {}),
                 )
             )
         placed = k.melds[e][-len(lr) :]
@@ -335,7 +348,7 @@ class MeldReader:
             visible = [c for c in codes if c != "?"]
             kind = tiles.deaka(visible[0]) if visible else "?"  # (one red five at most)
             consumed = [kind if c == "?" else c for c in codes] + [kind] * (4 - len(lr))
-            unsure = unsure_faces(placed, laid_codes, self.cfg.meld_sure_share) or None
+            unsure = unsure_faces(placed, laid_codes, self.cfg) or None
             laid = (
                 ev.MeldPlacement(tiles=laid_codes, sideways=side, face_down=down, unsure=unsure)
                 if len(lr) == 4
@@ -411,7 +424,7 @@ class MeldReader:
             kind_cls = ev.Chi
         if kind_cls is not ev.Chi and sure_pon(codes, pai):
             consumed = declared(pai, consumed)
-        unsure = unsure_faces(placed, laid_codes, self.cfg.meld_sure_share) if laid_known else []
+        unsure = unsure_faces(placed, laid_codes, self.cfg) if laid_known else []
         laid = (
             ev.MeldPlacement(tiles=laid_codes, sideways=side, face_down=down, unsure=unsure or None)
             if laid_known
@@ -500,7 +513,7 @@ class MeldReader:
         (also when its tiles, making no set, are now all read surely: the evidence of a tile laid
         wrong is complete)."""
         pai, consumed = call.record()
-        unsure = unsure_faces(laid, call.codes, self.cfg.meld_sure_share)
+        unsure = unsure_faces(laid, call.codes, self.cfg)
         now = _says(pai, consumed, call.kind, call.codes, call.side, unsure)
         if now == call.said:
             return
@@ -608,21 +621,35 @@ def _holds_turn(k: Kyoku, e: int) -> bool:
     return chi_from(e, k.last_actor) and not any(k.drew)
 
 
-def unsure_faces(laid: list[MeldTile], codes: list[str], share: float) -> list[int]:
-    """Indexes of the faces ``codes`` names (the laid tiles as the record says them) that too few
-    reads of their tile saw surely (fewer than ``share`` of those naming it, or none): read
-    mostly near another face, or not read at all (a pon's unread tile filled with its kind, the
-    called tile named by the river). A tile lies in view for the rest of the kyoku: one misread
-    on every read is now and then read surely so too (on sets 4 and 7's hanchan, 5 of 14 tiles
-    whose reads voted a wrong face had a sure read of it, 1 had a quarter of them sure)."""
+def unsure_faces(laid: list[MeldTile], codes: list[str], cfg) -> list[int]:
+    """Indexes of the faces ``codes`` names (the laid tiles as the record says them) that are no
+    evidence of a tile laid wrong. A face is evidence when read surely on ``meld_sure_share`` of
+    the reads naming it (``MeldReader._sure_reads``; one misread on every read of a tile lying in
+    view all kyoku is now and then read surely too: on sets 4 and 7's hanchan 5 of 14 tiles
+    whose reads voted a wrong face had a sure read of it, 1 a quarter), or when settled: read
+    ``meld_settled_reads`` times, that face on ``meld_settled_share`` of them, and a runner-up
+    that would make the call a set near it on fewer than ``meld_near_share`` (a staged "3m C
+    C" read 3m near 7m or 2m on every read, never near C; misread faces had the true kind near
+    them). Not evidence: faces read mostly near another, or not read at all (a pon's unread
+    tile filled with its kind, the called tile named by the river)."""
 
     def count(votes: Counter, code: str) -> int:
         return sum(n for c, n in votes.items() if tiles.deaka(c) == tiles.deaka(code))
 
+    def evidence(i: int, tile: MeldTile, code: str) -> bool:
+        named = count(tile.reads, code)
+        if count(tile.sure, code) >= max(1.0, cfg.meld_sure_share * named):
+            return True
+        if named < cfg.meld_settled_reads or named < cfg.meld_settled_share * sum(tile.reads.values()):
+            return False
+        kind = tiles.deaka(code)
+        completing = sum(n for (c, r), n in tile.near.items() if c == kind and _makes_set(codes, i, r))
+        return completing < cfg.meld_near_share * named
+
     return [
         i
         for i, (tile, code) in enumerate(zip(laid, codes, strict=True))
-        if code != tiles.UNKNOWN and not (count(tile.sure, code) >= max(1.0, share * count(tile.reads, code)))
+        if code != tiles.UNKNOWN and not evidence(i, tile, code)
     ]
 
 

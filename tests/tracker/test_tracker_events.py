@@ -549,6 +549,34 @@ def test_a_face_misread_on_every_read_is_not_made_sure_by_one_read_in_many():
     assert s.tracker.checker.held + s.tracker.checker.alerts == []
 
 
+def _pon_read_over(tile: tuple, reads: int) -> _Script:
+    """Edge 0 pons edge 3's C, laid C (sideways), ``tile`` (code, confidence, runner-up, its
+    score), C; then read ``reads`` more times."""
+    s = _call_from_left("C")
+    code, p, runner, q = tile
+    laid = [(*_PLACES[0], "C", True, 0.9), (*_PLACES[1], code, False, p, runner, q)]
+    laid.append((*_PLACES[2], "C", False, 0.9))
+    _lay_meld(s, laid)
+    _lay_meld(s, laid, frames=tuple(range(6, 6 + reads)))
+    return s
+
+
+def test_a_face_read_unsurely_but_never_near_the_sets_kind_is_evidence_once_settled():
+    # set 4 t6-confusing_nakis_0: a staged 错碰 "C 3m C" read 3m near 7m or 2m on every read,
+    # never near C: whichever man tile it is, it is no C (meld_settled_reads reads)
+    s = _pon_read_over(("3m", 0.6, "7m", 0.3), 10)
+    assert _last_call(s).laid.unsure == [1] and not [e for e in s.events if e.type == "retract"]
+    s = _pon_read_over(("3m", 0.6, "7m", 0.3), 25)
+    (fix,) = [e for e in s.events if e.type == "retract"]
+    assert (fix.laid.tiles, fix.laid.unsure) == (["C", "3m", "C"], None)
+    assert [a.code for a in s.tracker.checker.held + s.tracker.checker.alerts] == ["invalid_meld"]
+    # a face read near the set's kind stays unsure however often (set 4's mleague hanchan: an S
+    # of a pon read E near S on 44 reads of 44)
+    s = _pon_read_over(("E", 0.6, "C", 0.3), 25)
+    assert not [e for e in s.events if e.type == "retract"]
+    assert s.tracker.checker.held + s.tracker.checker.alerts == []
+
+
 def test_an_honest_calls_faces_growing_sure_say_nothing_again():
     s = _call_from_left("6p")
     near = [(*_PLACES[0], "6p", True, 0.9), (*_PLACES[1], "4p", False, 0.9)]
