@@ -48,8 +48,9 @@ class RiverPlacement(BaseModel):
 class MeldPlacement(BaseModel):
     """How a meld was seen laid out: tiles left to right as its owner sees them, which lie
     sideways (a kakan's added tile counts at its base tile's index) and which face down.
-    ``unsure``: the face-up tiles whose face no read has seen surely yet (a code inferred, or
-    read only near another face): no evidence of a tile laid wrong (left out: none, or not said)."""
+    ``unsure``: the face-up tiles whose face is no evidence of a tile laid wrong yet (a code
+    inferred, or read mostly near another face; ``tracker.read_melds.unsure_faces``; left out:
+    none, or not said)."""
 
     model_config = ConfigDict(frozen=True)
 

@@ -54,6 +54,7 @@ class MeldTile:
     reads: Counter = field(default_factory=Counter)  # code -> reads that named it
     sure: Counter = field(default_factory=Counter)  # code -> ... surely (``MeldReader._sure_reads``)
     near: Counter = field(default_factory=Counter)  # (code, runner-up code) -> ... with that runner-up near
+    proven: set = field(default_factory=set)  # kinds its reads made evidence of (``unsure_faces``)
     sideways_reads: int = 0  # reads after the call that saw it lie sideways (angle and box agree)
     upright_reads: int = 0  # ... upright
     depths: list = field(default_factory=list)  # v mm of each read after the call (how deep it lies)
@@ -76,7 +77,9 @@ class Call:
     source_edge: int
     source: Slot
     side: list[int]  # the sideways tile's index as the record has it ([]: none seen)
-    said: tuple = ()  # (pai, consumed, type, laid tiles, side) the record says: corrected on a change
+    # (pai, consumed, type, laid tiles, side, read whole and surely as no set) the record says:
+    # corrected on a change (``read_melds._says``)
+    said: tuple = ()
     added_to: bool = False  # a tile was added to it (kakan): a pon of that kind, whatever was read
 
     @property

@@ -4,6 +4,7 @@ A mixin of ``tracker.tracker.TableTracker`` (its state, config and emitting)."""
 from __future__ import annotations
 
 from collections import Counter
+from functools import cache
 
 import numpy as np
 
@@ -124,14 +125,14 @@ class MeldReader:
         ``meld_sure_ratio`` times the runner-up face's score. On sets 3, 4 and 7 the meld faces
         misread as a call was laid were read at most 9x their runner-up but one (a stray box)."""
         c = obs.confidence
-        apart = c >= self.cfg.meld_sure_ratio * obs.runner_up_confidence
+        apart = c >= self.cfg.meld_sure_ratio * _rival_score(obs)
         return obs.face_up & (c >= self.cfg.meld_min_confidence) & apart
 
     def _near_runner_up(self, obs: TableView) -> list[str | None]:
         """Per tile, the runner-up face (plain code) where it scored within ``meld_sure_ratio`` of
         the face read, else None."""
         close = obs.face_up & (obs.runner_up >= 0)
-        close &= obs.confidence < self.cfg.meld_sure_ratio * obs.runner_up_confidence
+        close &= obs.confidence < self.cfg.meld_sure_ratio * _rival_score(obs)
         return [
             tiles.deaka(self._code(int(r))) if c else None
             for r, c in zip(obs.runner_up.tolist(), close.tolist(), strict=True)
@@ -337,7 +338,7 @@ class MeldReader:
         # back seen sideways is two backs boxed as one, wider than a tile: set 7's mleague
         # hanchan 5606, an ankan of P read as a pon)
         face_up = [self._code(int(c)) for c, up in zip(lr.class_ids.tolist(), lr.face_up.tolist()) if up]
-        turned_up = [i for i in side if i not in down]
+        turned_up = [i for i in side if i not in down or not _two_backs_wide(lr.u, i)]
         alike = len({tiles.deaka(c) for c in face_up}) == 1 and tiles.UNKNOWN not in face_up and not turned_up
         if len(lr) >= 3 and down and (len(down) >= 2 or len(lr) == 4 or alike):
             # tiles face down are an ankan's, never a call's: three seen, two of them down, or one
@@ -611,6 +612,32 @@ class MeldReader:
         return turned
 
 
+@cache
+def _plain_kinds() -> np.ndarray:
+    """(classes,) each detector class's kind without its red (a red five is its five's kind)."""
+    return np.array([tiles.deaka(c) for c in tiles.MODEL_CLASSES], dtype=object)
+
+
+def _rival_score(obs: TableView) -> np.ndarray:
+    """(N,) the runner-up face's score where it is another kind (a five's own red five, a class
+    of its own, is no rival), else 0."""
+    kinds = _plain_kinds()
+    has = obs.runner_up >= 0
+    same = has & (kinds[obs.class_ids] == kinds[np.where(has, obs.runner_up, 0)])
+    return np.where(same, 0.0, obs.runner_up_confidence)
+
+
+# centre to centre: two backs boxed as one lie 1.5 tiles from a neighbour, a sideways tile (W+H)/2
+_TWO_BACKS_GAP_MM = (1.5 * TILE_W + (TILE_W + TILE_H) / 2) / 2
+
+
+def _two_backs_wide(u: np.ndarray, i: int) -> bool:
+    """Does the box at ``i`` (of a meld's boxes left to right at ``u``) lie as two backs boxed
+    as one would, farther from each neighbour than a sideways tile lies?"""
+    gaps = [abs(float(u[j] - u[i])) for j in (i - 1, i + 1) if 0 <= j < len(u)]
+    return bool(gaps) and all(g > _TWO_BACKS_GAP_MM for g in gaps)
+
+
 def _holds_turn(k: Kyoku, e: int) -> bool:
     """May edge ``e`` add a tile to a pon now: it drew (its draw may be unseen: the last to play
     was its kamicha, and nobody drew since), or it called or made a kan and has not discarded.
@@ -637,14 +664,20 @@ def unsure_faces(laid: list[MeldTile], codes: list[str], cfg) -> list[int]:
         return sum(n for c, n in votes.items() if tiles.deaka(c) == tiles.deaka(code))
 
     def evidence(i: int, tile: MeldTile, code: str) -> bool:
+        kind = tiles.deaka(code)
+        if kind in tile.proven:
+            return True  # (once evidence, for good: later unsure reads do not take an alert back)
         named = count(tile.reads, code)
         if count(tile.sure, code) >= max(1.0, cfg.meld_sure_share * named):
+            tile.proven.add(kind)
             return True
         if named < cfg.meld_settled_reads or named < cfg.meld_settled_share * sum(tile.reads.values()):
             return False
-        kind = tiles.deaka(code)
         completing = sum(n for (c, r), n in tile.near.items() if c == kind and _makes_set(codes, i, r))
-        return completing < cfg.meld_near_share * named
+        if completing < cfg.meld_near_share * named:
+            tile.proven.add(kind)
+            return True
+        return False
 
     return [
         i
@@ -659,7 +692,8 @@ def _says(
     """What the record says of a call, to say it again on a change: its tiles, type and layout,
     and whether they are read whole and surely as no set (a tile laid wrong, ``invalid_meld``'s
     evidence; an honest call's tiles growing sure changes nothing said)."""
-    whole = not unsure and tiles.UNKNOWN not in codes and not (is_set("chi", codes) or is_set("pon", codes))
+    made = is_set("chi" if kind == "chi" else "pon", codes)  # (a run laid for a pon is no pon)
+    whole = not unsure and tiles.UNKNOWN not in codes and not made
     return (pai, tuple(consumed), kind, tuple(codes), tuple(side), whole)
 
 

@@ -2313,3 +2313,90 @@ def test_a_declaration_tile_read_upright_where_a_sideways_one_lies_is_not_judged
             s.read(_rows([first, before, declared], {}), f)
         assert [e.actor for e in s.events if e.type == "reach"] == [1]
         assert ([a.code for a in s.alerts] == ["riichi_not_sideways"]) is alerted
+
+
+def test_a_pon_whose_sideways_called_tile_is_misread_as_a_back_stays_a_pon():
+    # review helper-40: read as two backs boxed as one (an ankan); it lies a sideways tile from the rest
+    # the same look as test_a_pon_with_one_tile_misread_as_a_back_stays_a_pon, but the back
+    # read is the sideways (called) tile: the 5p just left kamicha's river
+    pon = _called("5p", _laid(("back", True, 0.9), ("5p", False, 0.9), ("5p", False, 0.9)))
+    assert (pon.type, pon.pai) == ("pon", "5p")
+
+
+def test_a_face_once_evidence_does_not_turn_unsure_again_and_withdraw_its_alert():
+    # review helper-40: a sure share falling under meld_sure_share again said the call back unsure
+    s = _call_from_left("6p")
+    near = [(*_PLACES[0], "6p", True, 0.9), (*_PLACES[1], "4p", False, 0.9)]
+    unsure = near + [(*_PLACES[2], "8p", False, 0.6, "5p", 0.3)]
+    sure = near + [(*_PLACES[2], "8p", False, 0.9, "5p", 0.02)]
+    _lay_meld(s, unsure)  # 1 read
+    _lay_meld(s, sure, frames=(6,))  # 2 reads, 1 sure: evidence -> said again, judged
+    fixes = [e for e in s.events if e.type == "retract"]
+    assert [f.laid.unsure for f in fixes] == [None]
+    checker = s.tracker.checker
+    assert [a.code for a in checker.held + checker.alerts] == ["invalid_meld"]
+    _lay_meld(s, unsure, frames=(7, 8, 9))  # 5 reads, 1 sure
+    fixes = [e for e in s.events if e.type == "retract"]
+    assert [f.laid.unsure for f in fixes] == [None]
+    assert [a.code for a in checker.held + checker.alerts] == ["invalid_meld"]
+
+
+def test_a_five_read_near_its_red_five_is_read_surely():
+    # the detector has 5m and 5mr classes: a plain five's runner-up is its red self; that is no
+    # doubt about the tile's kind (pon of C laid C 5m C, the 5m read at 0.9, 5mr at 0.3)
+    s = _call_from_left("C")
+    laid = [(*_PLACES[0], "C", True, 0.9), (*_PLACES[1], "5m", False, 0.9, "5mr", 0.3)]
+    laid.append((*_PLACES[2], "C", False, 0.9))
+    _lay_meld(s, laid)
+    assert _last_call(s).laid.unsure is None
+
+
+def test_a_pon_laid_as_a_run_read_surely_later_is_said_again_and_judged():
+    # edge 0 pons toimen's 5p and lays 4p 6p 5p (a run for a pon: invalid_meld judges it so,
+    # test_tiles_a_camera_read_two_off_the_set_are_a_misreading_not_a_wrong_set); its 4p read near
+    # 1p as laid, then surely: the evidence is whole, as for "C 3m C"
+
+    s = _started()
+    first = (0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "1m", False)
+    disc = (2, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "5p", False)
+
+    def pon(runner_up: float) -> list:
+        rows = [(0, MELD, 390.0, tl.MELD_V, "4p", False, "1p", runner_up)]
+        rows.append((0, MELD, 416.0, tl.MELD_V, "6p", False))
+        return rows + [(0, MELD, 448.5, tl.MELD_V + 4.5, "5p", True)]
+
+    s.read(_rows([first, disc], {}), 10)
+    s.read(_rows([first, disc], {}), 11)
+    s.read(_rows([first], {}) + pon(0.3), 20)
+    s.read(_rows([first], {}) + pon(0.3), 21)
+    (call,) = [e for e in s.events if e.type == "pon"]
+    assert (call.laid.tiles, call.laid.unsure) == (["4p", "6p", "5p"], [0])
+    for f in (22, 23, 24):
+        s.read(_rows([first], {}) + pon(0.02), f)
+    fixes = [e for e in s.events if e.type == "retract" and e.target_type == "pon"]
+    assert [f.laid.unsure for f in fixes] == [None]
+    checker = s.tracker.checker
+    assert "invalid_meld" in [a.code for a in checker.held + checker.alerts]
+
+
+def test_a_kakan_right_after_an_ankans_replacement_draw_on_an_unseen_draw_is_read():
+
+    s, first, pon = _ponned_c()
+    river = [first, (0, RIVER, tl.RIVER_LEFT + 13 + 26, tl.RIVER_ROW0_V, "9m", False)]
+    s.read(_rows(river, {}) + pon, 24)
+    s.read(_rows(river, {}) + pon, 25)
+    for frame, (edge, col, code) in enumerate(((1, 0, "1p"), (2, 1, "2p"), (3, 0, "3p")), start=14):
+        river.append((edge, RIVER, tl.RIVER_LEFT + 13 + 26 * col, tl.RIVER_ROW0_V, code, False))
+        s.read(_rows(river, {}) + pon, 2 * frame)
+        s.read(_rows(river, {}) + pon, 2 * frame + 1)
+    assert not any(s.tracker.kyoku.drew)
+    ankan = [
+        (0, MELD, u, tl.MELD_V, c, False) for u, c in ((165, "2m"), (191, "back"), (217, "back"), (243, "2m"))
+    ]
+    s.read(_rows(river, {}) + pon + ankan, 40)
+    s.read(_rows(river, {}) + pon + ankan, 41)
+    added = [(0, MELD, 448.5, tl.MELD_V + 4.5 - 26, "C", True)]
+    s.read(_rows(river, {}) + pon + ankan + added, 50)
+    s.read(_rows(river, {}) + pon + ankan + added, 51)
+    melds = [(e.type, e.frame) for e in s.events if e.type in ("ankan", "kakan")]
+    assert melds == [("ankan", 41), ("kakan", 51)]
