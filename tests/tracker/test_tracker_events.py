@@ -637,6 +637,15 @@ def test_a_tile_on_a_pons_sideways_one_read_unsure_is_no_kakan_until_read_sure()
     assert [(e.frame, e.pai, e.consumed) for e in s.events if e.type == "kakan"] == [(12, "6p", ["6p"] * 3)]
 
 
+def _others_discard(s: _Script, river: list, rows, plays: tuple, frame: int) -> None:
+    """Each of ``plays`` ((edge, column, code), in turn) lays its discard in row 0 of its river
+    (appended to ``river``), the table ``rows()`` read twice, from ``frame`` on."""
+    for i, (edge, col, code) in enumerate(plays):
+        river.append((edge, RIVER, tl.RIVER_LEFT + 13 + 26 * col, tl.RIVER_ROW0_V, code, False))
+        s.read(rows(), frame + 2 * i)
+        s.read(rows(), frame + 2 * i + 1)
+
+
 def test_a_tile_on_a_pon_read_out_of_its_seats_turn_is_no_kakan_until_its_turn():
     # set 3 hanchan-jansou-3 16816: a box over a call's sideways tile read just after the caller
     # discarded: a phantom kakan, then a false dora_not_flipped
@@ -655,10 +664,9 @@ def test_a_tile_on_a_pon_read_out_of_its_seats_turn_is_no_kakan_until_its_turn()
         ("dahai", 1),
     ]
     # edges 1 and 2, then the caller's kamicha (edge 3) discard: its turn, the tile still there
-    for frame, (edge, col, code) in enumerate(((1, 0, "1p"), (2, 0, "2p"), (3, 1, "3p")), start=11):
-        river.append((edge, RIVER, tl.RIVER_LEFT + 13 + 26 * col, tl.RIVER_ROW0_V, code, False))
-        for f in (2 * frame, 2 * frame + 1):
-            s.read(_table(river) + meld + added, f)
+    _others_discard(
+        s, river, lambda: _table(river) + meld + added, ((1, 0, "1p"), (2, 0, "2p"), (3, 1, "3p")), 22
+    )
     s.read(_table(river) + meld + added, 28)  # (a read's melds are read before its rivers)
     kinds = [(e.type, e.actor) for e in s.events if e.type in ("dahai", "kakan")]
     assert kinds[2:] == [("dahai", 2), ("dahai", 3), ("dahai", 0), ("kakan", 1)]
@@ -1783,10 +1791,7 @@ def test_a_win_after_the_seats_own_kan_is_a_tsumo_not_a_ron_on_the_last_discard(
     river = [first, own]
     s.read(_rows(river, {}) + pon, 25)
     s.read(_rows(river, {}) + pon, 26)
-    for frame, (edge, col, code) in enumerate(((1, 0, "1p"), (2, 1, "2p"), (3, 0, "3p")), start=14):
-        river.append((edge, RIVER, tl.RIVER_LEFT + 13 + 26 * col, tl.RIVER_ROW0_V, code, False))
-        s.read(_rows(river, {}) + pon, 2 * frame)
-        s.read(_rows(river, {}) + pon, 2 * frame + 1)
+    _others_discard(s, river, lambda: _rows(river, {}) + pon, ((1, 0, "1p"), (2, 1, "2p"), (3, 0, "3p")), 28)
     assert s.tracker.kyoku.last_discard[0] == 3
     s.read(_rows(river, {}) + pon + added, 40)
     s.read(_rows(river, {}) + pon + added, 41)
@@ -2380,15 +2385,13 @@ def test_a_pon_laid_as_a_run_read_surely_later_is_said_again_and_judged():
 
 
 def test_a_kakan_right_after_an_ankans_replacement_draw_on_an_unseen_draw_is_read():
-
+    # review helper-40: the turn guard lets a kakan through on the replacement draw of an ankan
+    # made on a draw the camera did not see
     s, first, pon = _ponned_c()
     river = [first, (0, RIVER, tl.RIVER_LEFT + 13 + 26, tl.RIVER_ROW0_V, "9m", False)]
     s.read(_rows(river, {}) + pon, 24)
     s.read(_rows(river, {}) + pon, 25)
-    for frame, (edge, col, code) in enumerate(((1, 0, "1p"), (2, 1, "2p"), (3, 0, "3p")), start=14):
-        river.append((edge, RIVER, tl.RIVER_LEFT + 13 + 26 * col, tl.RIVER_ROW0_V, code, False))
-        s.read(_rows(river, {}) + pon, 2 * frame)
-        s.read(_rows(river, {}) + pon, 2 * frame + 1)
+    _others_discard(s, river, lambda: _rows(river, {}) + pon, ((1, 0, "1p"), (2, 1, "2p"), (3, 0, "3p")), 28)
     assert not any(s.tracker.kyoku.drew)
     ankan = [
         (0, MELD, u, tl.MELD_V, c, False) for u, c in ((165, "2m"), (191, "back"), (217, "back"), (243, "2m"))
