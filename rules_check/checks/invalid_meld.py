@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from rules_check.hands import fifth_copy
+from rules_check.hands import fifth_copy, meld_as_read
 from rules_check.situation import Finding, Situation
 from tracker import tiles
 from tracker.events import corrected, named_event
@@ -69,27 +69,10 @@ def still_found(evidence: list) -> bool:
 def laid_as_declared(call) -> bool:
     """A call whose declared tiles and face-up laid tiles (unread ones not held against it) can
     be its set: what a correction of a call's reading must show to refute an invalid meld."""
-    declared, up = _as_read(call, [call.pai, *call.consumed] if hasattr(call, "pai") else list(call.consumed))
+    declared, up = meld_as_read(
+        call, [call.pai, *call.consumed] if hasattr(call, "pai") else list(call.consumed)
+    )
     return (is_set(call.type, declared) and is_set(call.type, up)) or misread(call, up or declared)
-
-
-def _as_read(call, declared: list[str]) -> tuple[list[str], list[str]]:
-    """(declared, the face-up laid tiles) with the faces the camera has not read surely unread
-    (``laid.unsure``, and one declared tile of each such kind): a face read near another or
-    inferred is no evidence of a tile laid wrong. On sets 3, 4 and 7, 9 false 错吃/错碰 were
-    faces read at most 9x their runner-up face (3m read 7m, 2m read 6m, S read E)."""
-    laid = getattr(call, "laid", None)
-    if laid is None:
-        return list(declared), []
-    unsure = set(laid.unsure or ())
-    up = [tiles.UNKNOWN if i in unsure else c for i, c in enumerate(laid.tiles) if i not in laid.face_down]
-    declared = list(declared)
-    for i in sorted(unsure):
-        kind = tiles.deaka(laid.tiles[i])
-        at = next((j for j, c in enumerate(declared) if tiles.deaka(c) == kind), None)
-        if at is not None:
-            declared[at] = tiles.UNKNOWN
-    return declared, up
 
 
 def _read(codes: list[str]) -> bool:
@@ -124,7 +107,7 @@ def _judge(event, situation: Situation, in_view: list[str] | tuple = ()) -> list
         declared = list(event.consumed)
     else:
         declared = [event.pai] + list(event.consumed)
-    declared, up = _as_read(event, declared)
+    declared, up = meld_as_read(event, declared)
     problems = []
     if _read(declared) and not is_set(event.type, declared):
         if misread(event, declared):
