@@ -16,7 +16,7 @@ from __future__ import annotations
 import copy
 from collections import Counter
 
-from rules_check.hands import fifth_copy, meld_as_read
+from rules_check.hands import fifth_copy
 from rules_check.situation import Finding, Situation
 from tracker import tiles
 from tracker.events import as_corrected, corrected, event_key, taken_back
@@ -28,15 +28,12 @@ ARTICLES = {"mleague": "M-League ch.7 §2.2(3)", "riichi": "004 七.3 吃换"}
 
 def forbidden(call) -> set[str]:
     """Kinds (plain codes) that complete a set with the tiles the call exposed from the hand. The
-    called kind always does (genbutsu), even where the camera could not read an exposed tile.
-    Faces a camera has not read surely (``laid.unsure``) are unread: set 4's hanchan-jansou-1
-    12956, a pon of S read "E E E" near S, then an E discard, was a false kuikae."""
-    pai, *consumed = meld_as_read(call, [call.pai, *call.consumed])[0]
-    called = {tiles.deaka(pai)} - {tiles.UNKNOWN}
-    a, b = (tiles.deaka(c) for c in consumed)
+    called kind always does (genbutsu), even where the camera could not read an exposed tile."""
+    called = {tiles.deaka(call.pai)} - {tiles.UNKNOWN}
+    a, b = (tiles.deaka(c) for c in call.consumed)
     if call.type == "pon":
         # a pon's three tiles are one kind: the one most of its reads name (the called tile's on a tie)
-        reads = Counter(k for k in (tiles.deaka(pai), a, b) if k != tiles.UNKNOWN)
+        reads = Counter(k for k in (tiles.deaka(call.pai), a, b) if k != tiles.UNKNOWN)
         return {reads.most_common(1)[0][0]} if reads else set()
     suit = tiles.suit(a)
     if suit not in tiles.SUITS or tiles.suit(b) != suit:

@@ -56,23 +56,6 @@ def test_pon_then_same_kind_red_five():
     assert found(feed(stream, MCR)) == []  # 003 五: MCR allows it
 
 
-def test_a_pons_faces_read_unsurely_are_no_evidence_of_the_kind_it_swaps():
-    # set 4 hanchan-jansou-1 12956: a pon of S read "E E E", each face near S, then an E discarded
-    hands = ["234m456p678m23p55p", "550s111999m111p4z", "111999s777888m2z", "1112223336667z"]
-
-    def pon_then_discard(unsure: list[int] | None) -> list:
-        laid = ev.MeldPlacement(tiles=["5s", "5s", "5s"], sideways=[0], unsure=unsure)
-        stream = start(hands) + draw(0, "5s")
-        return stream + [
-            ev.Pon(actor=1, target=0, pai="5s", consumed=["5s", "5s"], laid=laid),
-            ev.Dahai(actor=1, pai="5sr", tsumogiri=False),
-        ]
-
-    assert found(feed(pon_then_discard([0, 1, 2]))) == []
-    assert found(feed(pon_then_discard([1]))) == [("kuikae", 1, "dead_hand")]  # (two read surely)
-    assert found(feed(pon_then_discard(None))) == [("kuikae", 1, "dead_hand")]
-
-
 def test_same_swap_tiles_as_the_renderer_stages(jansou_games):
     """The renderer stages 食替 faults from its own swap-tile rule; both must agree on every call."""
     faults = pytest.importorskip("datasets.synth.faults")
