@@ -163,9 +163,10 @@ def shanten(concealed: list[str]) -> int:
 def meld_as_read(call, declared: list[str]) -> tuple[list[str], list[str]]:
     """(declared, the face-up laid tiles) with the faces the camera has not read surely unread
     (``laid.unsure``, and one declared tile of each such kind): a face read near another or
-    inferred is no evidence of a tile laid wrong (``invalid_meld``) nor of the kind it swaps
-    (``kuikae``). On sets 3, 4 and 7, 9 false 错吃/错碰 were faces read at most 9x their
-    runner-up face (3m read 7m, 2m read 6m, S read E)."""
+    inferred is no evidence of a tile laid wrong (``invalid_meld``). On sets 3, 4 and 7, 9 false
+    错吃/错碰 were faces read at most 9x their runner-up face (3m read 7m, 2m read 6m, S read
+    E). (Not used for ``kuikae``: the honest calls of two staged kuikae on set 4 had faces read
+    so, and one false kuikae went with them.)"""
     laid = getattr(call, "laid", None)
     if laid is None:
         return list(declared), []
