@@ -627,15 +627,18 @@ def _rival_score(obs: TableView) -> np.ndarray:
     return np.where(same, 0.0, obs.runner_up_confidence)
 
 
-# centre to centre: two backs boxed as one lie 1.5 tiles from a neighbour, a sideways tile (W+H)/2
-_TWO_BACKS_GAP_MM = (1.5 * TILE_W + (TILE_W + TILE_H) / 2) / 2
+# centre to centre, the tiles either side of two backs (an ankan's middle) lie 3 tile widths
+# apart, of a sideways tile W + H (a box over two backs need not sit centred on them: set 7's
+# mleague hanchan 5606 read 42.7 and 33.0 mm to either side)
+_TWO_BACKS_SPAN_MM = (3 * TILE_W + TILE_W + TILE_H) / 2
 
 
 def _two_backs_wide(u: np.ndarray, i: int) -> bool:
-    """Does the box at ``i`` (of a meld's boxes left to right at ``u``) lie as two backs boxed
-    as one would, farther from each neighbour than a sideways tile lies?"""
-    gaps = [abs(float(u[j] - u[i])) for j in (i - 1, i + 1) if 0 <= j < len(u)]
-    return bool(gaps) and all(g > _TWO_BACKS_GAP_MM for g in gaps)
+    """Does the box at ``i`` (of a meld's boxes left to right at ``u``) lie between two tiles as
+    far apart as two backs would hold them, farther than a sideways tile would?"""
+    if not 0 < i < len(u) - 1:
+        return False  # (an ankan's two backs lie between its face-up tiles)
+    return abs(float(u[i + 1] - u[i - 1])) > _TWO_BACKS_SPAN_MM
 
 
 def _holds_turn(k: Kyoku, e: int) -> bool:

@@ -1429,8 +1429,8 @@ def test_an_ankan_whose_two_backs_are_boxed_as_one_sideways_tile_is_an_ankan():
     s = _started()
     first = (0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "S", False)
     s.read(_rows([first], {1: _hand(1, 13, drawn=True)}), 10)
-    laid = [(1, MELD, 165, tl.MELD_V, "P", False), (1, MELD, 204, tl.MELD_V, "back", True)]
-    laid.append((1, MELD, 243, tl.MELD_V, "P", False))
+    laid = [(1, MELD, 165, tl.MELD_V, "P", False), (1, MELD, 207.7, tl.MELD_V, "back", True)]
+    laid.append((1, MELD, 240.7, tl.MELD_V, "P", False))  # (as read there: 42.7 and 33.0 mm apart)
     s.read(_rows([first], {1: _hand(1, 10)}) + laid, 20)
     s.read(_rows([first], {1: _hand(1, 10)}) + laid, 21)
     melds = [e for e in s.events if e.type in ("chi", "pon", "daiminkan", "ankan")]
