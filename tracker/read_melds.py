@@ -661,7 +661,13 @@ def unsure_faces(laid: list[MeldTile], codes: list[str], cfg) -> list[int]:
     that would make the call a set near it on fewer than ``meld_near_share`` (a staged "3m C
     C" read 3m near 7m or 2m on every read, never near C; misread faces had the true kind near
     them). Not evidence: faces read mostly near another, or not read at all (a pon's unread
-    tile filled with its kind, the called tile named by the river)."""
+    tile filled with its kind, the called tile named by the river).
+
+    Of a call whose faces make no set, one face off the set (the others would make one without
+    it) is what a tile laid wrong looks like; the faces beside it are evidence as well when no
+    runner-up near them would make a set with it (an S read near other winds beside a 4m laid
+    in a pon of S is no 4m either: set 2 t6-complex_nakis_0's staged "S 4m S" was not judged
+    while its S faces were unsure)."""
 
     def count(votes: Counter, code: str) -> int:
         return sum(n for c, n in votes.items() if tiles.deaka(c) == tiles.deaka(code))
@@ -682,11 +688,31 @@ def unsure_faces(laid: list[MeldTile], codes: list[str], cfg) -> list[int]:
             return True
         return False
 
+    def could_join(i: int, tile: MeldTile, code: str) -> bool:
+        """Is a runner-up near face ``i`` a kind that makes a set with a face off it (the call
+        could be that face's set, this tile misread)?"""
+        kind = tiles.deaka(code)
+        joining = sum(
+            n
+            for (c, r), n in tile.near.items()
+            if c == kind and any(is_set("chi", [r, codes[j]]) or is_set("pon", [r, codes[j]]) for j in off)
+        )
+        return joining >= cfg.meld_near_share * max(1, count(tile.reads, code))
+
+    off = [] if _makes_set(codes, 0, codes[0]) else [i for i in range(len(codes)) if _set_without(codes, i)]
     return [
         i
         for i, (tile, code) in enumerate(zip(laid, codes, strict=True))
-        if code != tiles.UNKNOWN and not evidence(i, tile, code)
+        if code != tiles.UNKNOWN
+        and not evidence(i, tile, code)
+        and (not off or i in off or could_join(i, tile, code))
     ]
+
+
+def _set_without(codes: list[str], i: int) -> bool:
+    """Do the laid ``codes`` but the one at ``i`` make (part of) a run or a triplet?"""
+    rest = codes[:i] + codes[i + 1 :]
+    return is_set("chi", rest) or is_set("pon", rest)
 
 
 def _says(

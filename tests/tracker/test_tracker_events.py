@@ -577,6 +577,24 @@ def test_a_face_read_unsurely_but_never_near_the_sets_kind_is_evidence_once_sett
     assert s.tracker.checker.held + s.tracker.checker.alerts == []
 
 
+def test_the_faces_beside_a_tile_off_the_set_are_evidence_unless_near_its_kind():
+    # set 2 t6-complex_nakis_0: a staged "S 4m S", its 4m read surely, its two S near other winds:
+    # whatever wind they are, the call is no set (judged as laid); an S read near 4m is unsure
+    def pon(near: str) -> list:
+        laid = [(*_PLACES[0], "C", True, 0.6, near, 0.3), (*_PLACES[1], "4m", False, 0.9)]
+        return laid + [(*_PLACES[2], "C", False, 0.6, near, 0.3)]
+
+    s = _call_from_left("C")
+    _lay_meld(s, pon("F"))
+    assert _last_call(s).laid.unsure is None
+    checker = s.tracker.checker
+    assert [a.code for a in checker.held + checker.alerts] == ["invalid_meld"]
+    s = _call_from_left("C")
+    _lay_meld(s, pon("4m"))
+    assert _last_call(s).laid.unsure == [0, 2]
+    assert s.tracker.checker.held + s.tracker.checker.alerts == []
+
+
 def test_an_honest_calls_faces_growing_sure_say_nothing_again():
     s = _call_from_left("6p")
     near = [(*_PLACES[0], "6p", True, 0.9), (*_PLACES[1], "4p", False, 0.9)]
