@@ -205,5 +205,16 @@ def disarm(k: Kyoku, e: int) -> None:
     k.row_trace[e] = []
 
 
+def in_turn(k: Kyoku, e: int) -> bool:
+    """Is the play edge ``e``'s: it drew, it called or made a kan and has not discarded, or it is
+    next to draw (its draw may be unseen)?"""
+    return k.drew[e] or k.after_call == e or next_to_draw(k, e)
+
+
+def next_to_draw(k: Kyoku, e: int) -> bool:
+    """Is it edge ``e``'s turn to draw: the last play was its kamicha's discard (no call since)?"""
+    return k.last_actor is not None and k.after_call is None and e == (k.last_actor + 1) % 4
+
+
 def at_frame(event, frame: int, t: float):
     return event.model_copy(update={"frame": frame, "t": round(t, 3)})

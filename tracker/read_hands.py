@@ -9,7 +9,7 @@ from typing import NamedTuple
 import numpy as np
 
 from tracker import events as ev
-from tracker.kyoku import EventFactory, Kyoku, at_frame
+from tracker.kyoku import EventFactory, Kyoku, at_frame, in_turn, next_to_draw
 from tracker.lift_model import LiftEvidence, LiftModel, lift_features, lift_step
 from tracker.readings import drawn_apart, one_per_place, pick_code, row_holes, standing_row
 from tracker.results import WINNING_COUNT, judge_result, shown_count
@@ -103,7 +103,7 @@ class HandReader:
         own to make: the hand holds, or will hold, a tile apart."""
         if np.isnan(k.row_plain_end[e]):
             return False
-        return _in_turn(k, e)
+        return in_turn(k, e)
 
     def _note_row_end(self, k: Kyoku, e: int) -> None:
         """A still read of edge ``e``'s row measured from the pixels: its right end as the record
@@ -119,8 +119,8 @@ class HandReader:
         plain = held - 1 if held % 3 == 2 else held
         if plain % 3 != 1:
             return
-        in_turn = _in_turn(k, e)
-        if not in_turn and held == plain:
+        turn = in_turn(k, e)
+        if not turn and held == plain:
             k.row_plain_end[e] = end
             return
         if measured == plain and held == plain and not k.drew[e]:
@@ -128,7 +128,7 @@ class HandReader:
             return
         over = end - k.row_plain_end[e] - self._row_pitch(e)  # (NaN: no plain end yet)
         longer = self.cfg.hold_gap_mm[0] < over < self.cfg.hold_gap_mm[1]
-        if in_turn and (measured == plain + 1 or longer):
+        if turn and (measured == plain + 1 or longer):
             if k.cand_river[e]:
                 return  # its discard seen landing, to be confirmed: the lift is over, keep its trace
             k.row_hold_end[e] = end
@@ -346,7 +346,7 @@ class HandReader:
             and not k.drew[e]
             and expected % 3 == 1
             and count in (expected, expected + 1)
-            and _next_to_draw(k, e)
+            and next_to_draw(k, e)
             and not _seen_before_last_discard(k, k.hand_since[e], e)
         )
         # a row as the record has it (no drawn tile apart: no draw to read from it) cannot raise
@@ -612,7 +612,7 @@ class HandReader:
         open: a tile apart first seen just before is the hand being laid down."""
         return k.drew[e] or (
             k.armed[e] is not None
-            and _in_turn(k, e)
+            and in_turn(k, e)
             and not self._armed_before_last_discard(k, e)
             and self._frame - k.apart_since[e] > self.cfg.hand_opening_frames
         )
@@ -691,13 +691,3 @@ def _seen_before_last_discard(k: Kyoku, frame: int | None, e: int) -> bool:
         return False
     slot = k.rivers[k.last_discard[0]][k.last_discard[1]]
     return frame < slot.seen_from
-
-
-def _in_turn(k: Kyoku, e: int) -> bool:
-    """Is the play edge ``e``'s: it drew, it called, or it is next to draw?"""
-    return k.drew[e] or k.after_call == e or _next_to_draw(k, e)
-
-
-def _next_to_draw(k: Kyoku, e: int) -> bool:
-    """Is it edge ``e``'s turn to draw: the last play was its kamicha's discard (no call since)?"""
-    return k.last_actor is not None and k.after_call is None and e == (k.last_actor + 1) % 4

@@ -11,7 +11,7 @@ import numpy as np
 from rules_check.checks.invalid_meld import is_set
 from tracker import events as ev
 from tracker import tiles
-from tracker.kyoku import Call, Kyoku, MeldTile, Slot, disarm
+from tracker.kyoku import Call, Kyoku, MeldTile, Slot, disarm, in_turn
 from tracker.melds import (
     chi_from,
     declared,
@@ -250,8 +250,12 @@ class MeldReader:
     def _kakan(self, k: Kyoku, e: int, new: TableView, out: list) -> None:
         u = float(new.u[0])
         base = [m for m in k.melds[e] if m.sideways and abs(m.u - u) < self.cfg.match_mm]
-        if not base or not k.started or not _holds_turn(k, e):
-            return  # (out of turn: looked at again on the next read, a real one lies there still)
+        if not base or not k.started or not in_turn(k, e):
+            # a kakan is made on its seat's turn: three of the evaluation sets' five phantom
+            # kakans (a box over a call's sideways tile, each then a false dora_not_flipped) were
+            # read while another seat held it. Looked at again on the next read: a real one lies
+            # there still when its turn comes
+            return
         code = self._code(int(new.class_ids[0]))
         group = base[0].group
         call = next((c for c in k.calls if c.edge == e and c.group == group), None)
@@ -639,16 +643,6 @@ def _two_backs_wide(u: np.ndarray, i: int) -> bool:
     if not 0 < i < len(u) - 1:
         return False  # (an ankan's two backs lie between its face-up tiles)
     return abs(float(u[i + 1] - u[i - 1])) > _TWO_BACKS_SPAN_MM
-
-
-def _holds_turn(k: Kyoku, e: int) -> bool:
-    """May edge ``e`` add a tile to a pon now: it drew (its draw may be unseen: the last to play
-    was its kamicha, and nobody drew since), or it called or made a kan and has not discarded.
-    Three of the evaluation sets' five phantom kakans (a box over a call's sideways tile, each
-    then a false dora_not_flipped) were read while another seat held the turn."""
-    if k.drew[e] or k.after_call == e or k.last_actor is None:
-        return True
-    return chi_from(e, k.last_actor) and not any(k.drew)
 
 
 def unsure_faces(laid: list[MeldTile], codes: list[str], cfg) -> list[int]:
