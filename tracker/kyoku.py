@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from tracker import tiles
 from tracker.copies import Looks
 from tracker.melds import declared, sure_pon
 
@@ -58,6 +59,15 @@ class MeldTile:
     sideways_reads: int = 0  # reads after the call that saw it lie sideways (angle and box agree)
     upright_reads: int = 0  # ... upright
     depths: list = field(default_factory=list)  # v mm of each read after the call (how deep it lies)
+
+    def note(self, code: str, confidence: float, sure: bool, near: str | None) -> None:
+        """One read naming face ``code`` (not ``?``): its score, whether it was sure, and the
+        runner-up face (plain code) that scored near it, if one did."""
+        self.votes[code] += confidence
+        self.reads[code] += 1
+        self.sure[code] += int(sure)
+        if near is not None:
+            self.near[(tiles.deaka(code), near)] += 1
 
 
 @dataclass

@@ -66,11 +66,7 @@ class MeldReader:
                     tile = known[int(d[j].argmin())]
                     code = self._code(int(obs.class_ids[j]))
                     if obs.face_up[j] and code != tiles.UNKNOWN:
-                        tile.votes[code] += float(obs.confidence[j])
-                        tile.reads[code] += 1
-                        tile.sure[code] += int(sure[j])
-                        if near[j] is not None:
-                            tile.near[(tiles.deaka(code), near[j])] += 1
+                        tile.note(code, float(obs.confidence[j]), bool(sure[j]), self._plain(near[j]))
                     tile.sideways_reads += bool(obs.sideways[j] and not obs.tall[j])
                     tile.upright_reads += bool(not obs.sideways[j] and obs.tall[j])
                     tile.depths.append(float(obs.v[j]))
@@ -128,15 +124,16 @@ class MeldReader:
         apart = c >= self.cfg.meld_sure_ratio * _rival_score(obs)
         return obs.face_up & (c >= self.cfg.meld_min_confidence) & apart
 
-    def _near_runner_up(self, obs: TableView) -> list[str | None]:
-        """Per tile, the runner-up face (plain code) where it scored within ``meld_sure_ratio`` of
-        the face read, else None."""
+    def _near_runner_up(self, obs: TableView) -> np.ndarray:
+        """(N,) the runner-up face's class where it scored within ``meld_sure_ratio`` of the face
+        read, else -1."""
         close = obs.face_up & (obs.runner_up >= 0)
         close &= obs.confidence < self.cfg.meld_sure_ratio * _rival_score(obs)
-        return [
-            tiles.deaka(self._code(int(r))) if c else None
-            for r, c in zip(obs.runner_up.tolist(), close.tolist(), strict=True)
-        ]
+        return np.where(close, obs.runner_up, -1)
+
+    def _plain(self, class_id: int) -> str | None:
+        """A class as a plain face code (red fives as their fives); None for -1."""
+        return tiles.deaka(self._code(int(class_id))) if class_id >= 0 else None
 
     def _laid_at(self, k: Kyoku, e: int, sides: list[MeldTile], u: np.ndarray) -> np.ndarray:
         """(N,) the frame the call owning the sideways tile nearest each ``u`` was read at (-inf
@@ -321,20 +318,12 @@ class MeldReader:
         sure, near = self._sure_reads(lr), self._near_runner_up(lr)
         for j in range(len(lr)):
             raw = self._code(int(lr.class_ids[j])) if lr.face_up[j] else tiles.UNKNOWN
-            k.melds[e].append(
-                MeldTile(
-                    float(lr.u[j]),
-                    float(lr.v[j]),
-                    codes[j],
-                    bool(lr.sideways[j]),
-                    bool(lr.face_up[j]),
-                    group,
-                    Counter({raw: float(lr.confidence[j])} if raw != tiles.UNKNOWN else {}),
-                    Counter({raw: 1} if raw != tiles.UNKNOWN else {}),
-                    Counter({raw: int(sure[j])} if raw != tiles.UNKNOWN else {}),
-                    Counter({(tiles.deaka(raw), near[j]): 1} if raw != tiles.UNKNOWN and near[j] else {}),
-                )
+            tile = MeldTile(
+                float(lr.u[j]), float(lr.v[j]), codes[j], bool(lr.sideways[j]), bool(lr.face_up[j]), group
             )
+            if raw != tiles.UNKNOWN:
+                tile.note(raw, float(lr.confidence[j]), bool(sure[j]), self._plain(near[j]))
+            k.melds[e].append(tile)
         placed = k.melds[e][-len(lr) :]
         laid_codes = list(codes)
         # the face-up tiles' kinds as read (unsure reads too: a misread back beside a chi's two
