@@ -25,7 +25,7 @@ from tracker.melds import (
 from tracker.read_rivers import next_place
 from tracker.readings import TILE_H, TILE_W, one_per_place, pick_code
 from tracker.table import layout
-from tracker.zones import MELD, TableView
+from tracker.zones import MELD, RIVER, TableView
 
 
 class MeldReader:
@@ -113,7 +113,7 @@ class MeldReader:
             for group in groups:
                 if len(group) == 2 and not self._last_discard_gone(k, e):
                     continue  # two tiles: a call only as the last discard leaves its river
-                called |= self._meld(k, e, rest.select(np.array(group)), out)
+                called |= self._meld(k, e, rest.select(np.array(group)), view, out)
         return called
 
     def _sure_reads(self, obs: TableView) -> np.ndarray:
@@ -175,19 +175,86 @@ class MeldReader:
         return True
 
     def _call_source(
-        self, k: Kyoku, e: int, lr: TableView, codes: list[str], side: list[int], out: list
+        self, k: Kyoku, e: int, lr: TableView, codes: list[str], side: list[int], view: TableView, out: list
     ) -> tuple[int, int] | None:
         """The river slot (edge, index) a call by ``e`` takes, None if there is none: the last
         discard read, after the discards the camera missed are told (one seen once and gone
         before confirmed, ``_discard_called_at_once``; a riichi tile never seen lying,
-        ``_declaration_called_unseen``), or another seat's read on the same frame that the call's
-        sideways tile points to (``_source_named_by_layout``)."""
+        ``_declaration_called_unseen``), or the discard of the seat the call's sideways tile
+        points to when the last one still lies in its river (``_discard_the_layout_names``), or
+        another seat's read on the same frame that the sideways tile points to
+        (``_source_named_by_layout``)."""
         self._discard_called_at_once(k, e, out)
         self._declaration_called_unseen(k, e, lr, codes, side, out)
         if k.last_discard is None:
             return None
-        source = _source_named_by_layout(k, e, len(lr), side)
+        named = self._discard_the_layout_names(k, e, lr, codes, side, view, out)
+        source = named or _source_named_by_layout(k, e, len(lr), side)
         return None if source[0] == e else source
+
+    def _discard_the_layout_names(
+        self, k: Kyoku, e: int, lr: TableView, codes: list[str], side: list[int], view: TableView, out: list
+    ) -> tuple[int, int] | None:
+        """The slot a call by ``e`` took when the last discard read still lies in its river on
+        the call's read (a call moves the tile it takes) and the call's sideways tile names
+        another seat: that seat's newest discard, gone from its river now and read before every
+        other seat's newest (the last discard was a tile read late or read again: set 4's mleague
+        hanchan 1859 and 10109, 960x540), or, when that seat drew after the last discard and no
+        discard of its was read since, the discard the camera never saw, told now from the call's
+        sideways tile (set 3's hanchan-jansou-0 6314: a 9s called 18 frames after it was
+        discarded). None otherwise."""
+        named = _named_seat(e, len(lr), side)
+        last_edge, last_index = k.last_discard
+        if named is None or named in (e, last_edge):
+            return None
+        last = k.rivers[last_edge][last_index]
+        if not self._lies_in_river(view, last_edge, last):
+            return None
+        river = k.rivers[named]
+        newest = river[-1] if river else None
+        if k.drew[named] and k.drew_at[named] >= last.frame and named == (last_edge + 1) % 4:
+            place = next_place(river)
+            if place is None or (newest is not None and newest.frame >= k.drew_at[named]):
+                return None
+            j = side[0]
+            votes = Counter({codes[j]: float(lr.confidence[j])} if codes[j] != tiles.UNKNOWN else {})
+            self._discard(k, named, float(place[0]), float(place[1]), [False], out, votes)
+            return named, len(river) - 1
+        if newest is None or not (newest.present or newest.lost_at is not None):  # (a call's)
+            return None
+        others = [s.frame for x, r in enumerate(k.rivers) if x != last_edge for s in r]
+        if newest.frame < max(others) or self._lies_in_river(view, named, newest):
+            return None
+        if not newest.present:
+            if self._frame - newest.lost_at > self.cfg.vanished_frames:
+                return None
+            out.append(
+                lambda seat, f=newest.lost_at: ev.Retract(
+                    target_type="retract", target_frame=f, actor=seat(named), reason="a call took it"
+                )
+            )
+            newest.present, newest.lost_at, newest.misses = True, None, 0
+        # the last one, read after the discard taken, goes back until read again (after the call:
+        # a discard of the record cannot be moved before another)
+        out.append(
+            lambda seat, f=last.frame: ev.Retract(
+                target_type="dahai",
+                target_frame=f,
+                actor=seat(last_edge),
+                reason="read after the discard a call took",
+            )
+        )
+        last.present, last.lost_at = False, None
+        return named, len(river) - 1
+
+    def _lies_in_river(self, view: TableView, edge: int, slot: Slot) -> bool:
+        """Is a face-up tile seen at ``slot``'s place in edge ``edge``'s river on this read (an
+        edge not read still is taken to hold it: nothing says it left)?"""
+        if not self._trusted[edge]:
+            return True
+        obs = view.where(edge, RIVER)
+        obs = obs.select(obs.face_up)
+        return bool((np.hypot(obs.u - slot.u, obs.v - slot.v) < self.cfg.match_mm).any())
 
     def _discard_called_at_once(self, k: Kyoku, e: int, out: list) -> None:
         """A call whose tile was seen in another river once and gone before it was confirmed
@@ -289,7 +356,7 @@ class MeldReader:
         k.after_call = e
         k.last_actor = e
 
-    def _meld(self, k: Kyoku, e: int, new: TableView, out: list) -> bool:
+    def _meld(self, k: Kyoku, e: int, new: TableView, view: TableView, out: list) -> bool:
         if not k.started:
             return False
         k.last_kakan = None
@@ -357,7 +424,7 @@ class MeldReader:
             k.after_call = e
             k.last_actor = e
             return False
-        source = self._call_source(k, e, lr, codes, side, out)
+        source = self._call_source(k, e, lr, codes, side, view, out)
         if source is None:
             return False
         src_edge, src_index = source

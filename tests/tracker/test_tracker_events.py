@@ -861,6 +861,118 @@ def test_a_call_takes_the_last_discard_when_play_ordered_them_or_the_layout_name
     assert (call.actor, call.target) == (1, 0)
 
 
+def _river(edge: int, col: int, code: str) -> tuple:
+    return (edge, RIVER, tl.RIVER_LEFT + 13 + 26 * col, tl.RIVER_ROW0_V, code, False)
+
+
+def _chi_after_a_late_discard(lost: bool):
+    """A go-round from edge 3 (the dealer) to edge 2, then edge 3 discards a 6p; edge 2's 9p is
+    read after it (late: set 4's mleague hanchan 10109). Edge 0 lays 6p 4p 5p, 6p sideways,
+    while edge 2's 9p still lies; edge 3's 6p is gone from its river for one read, or
+    (``lost``) long enough to be taken back first. The script."""
+    s = _Script()
+    played = [_river(3, 0, "9m"), _river(0, 0, "1p"), _river(1, 0, "5s"), _river(2, 0, "C")]
+    s.read(_table(), 1)
+    for i in range(len(played)):
+        for frame in (2 + 2 * i, 3 + 2 * i):
+            s.read(_table(played[: i + 1]), frame)
+    for frame in (10, 11):
+        s.read(_table([*played, _river(3, 1, "6p")]), frame)
+    rest = [*played, _river(2, 1, "9p")]  # (edge 3's 6p in the caller's hand from now)
+    s.read(_table([*rest, _river(3, 1, "6p")]), 12)
+    s.read(_table(rest), 13)
+    gone = range(14, 20) if lost else range(14, 15)
+    for frame in gone:
+        s.read(_table(rest), frame)
+    laid = _laid(("6p", True, 0.9), ("4p", False, 0.9), ("5p", False, 0.9))
+    for frame in (gone[-1] + 1, gone[-1] + 2):
+        s.read(_table(rest + [(0, MELD, *row[:4]) for row in laid]), frame)
+    return s
+
+
+@pytest.mark.parametrize("lost", [False, True])
+def test_a_call_takes_the_discard_its_sideways_tile_names_when_the_last_read_one_still_lies(lost):
+    # set 4's mleague hanchan 10109 (960x540): toimen's 9p read late, after kamicha's 6p, and
+    # still lying when the chi of 6p is laid, sideways at the left; kamicha's 6p gone from its
+    # river. The chi took kamicha's (it had been read as a pon of toimen's, a false
+    # meld_orientation); a 6p taken back as gone is the call's, given back
+    s = _chi_after_a_late_discard(lost)
+    (chi,) = [e for e in s.events if e.type in ("chi", "pon")]
+    assert (chi.type, chi.actor, chi.target, chi.pai, chi.consumed) == ("chi", 1, 0, "6p", ["4p", "5p"])
+    back = [(e.target_type, e.reason) for e in s.events if e.type == "retract"]
+    late = [("dahai", "read after the discard a call took")]
+    assert (
+        back
+        == ([("dahai", "no such tile in the river"), ("retract", "a call took it")] if lost else []) + late
+    )
+    # toimen's 9p, read after the 6p and taken back for it, is read again after the chi
+    s.read(
+        _table(
+            [
+                _river(3, 0, "9m"),
+                _river(0, 0, "1p"),
+                _river(1, 0, "5s"),
+                _river(2, 0, "C"),
+                _river(2, 1, "9p"),
+            ]
+        ),
+        30,
+    )
+    record = apply_retractions(s.events)
+    assert [(e.type, e.actor, e.pai) for e in record if e.type in ("dahai", "chi")][-3:] == [
+        ("dahai", 0, "6p"),
+        ("chi", 1, "6p"),
+        ("dahai", 3, "9p"),
+    ]
+    assert not s.tracker.state_errors
+    checker = s.tracker.checker
+    assert not checker.held + checker.alerts
+
+
+def test_a_call_takes_a_discard_never_seen_of_the_seat_its_sideways_tile_names_that_drew():
+    # set 3's hanchan-jansou-0 6314 (960x540): kamicha drew and discarded a 9s the camera never
+    # saw lie (called 18 frames after); toimen's 9p, discarded before that draw, still lies.
+    # The chi took kamicha's discard, told now from the call's sideways tile (it had been read
+    # as a pon of toimen's 9p, the draw taken back: a false meld_orientation)
+    s = _Script()
+    played = [_river(3, 0, "9m"), _river(0, 0, "1p"), _river(1, 0, "5s"), _river(2, 0, "9p")]
+    s.read(_table(), 1)
+    for i in range(len(played)):
+        for frame in (2 + 2 * i, 3 + 2 * i):
+            s.read(_table(played[: i + 1]), frame)
+    s.read(_walls() + played + [r for e in range(4) for r in _hand(e, 13, drawn=e == 3)], 10)
+    laid = _laid(("6p", True, 0.9), ("4p", False, 0.9), ("5p", False, 0.9))
+    for frame in (11, 12):
+        s.read(_table(played + [(0, MELD, *row[:4]) for row in laid]), frame)
+    turn = [
+        (e.type, e.actor) for e in s.events if e.frame >= 10 and e.type in ("tsumo", "dahai", "chi", "pon")
+    ]
+    assert turn == [("tsumo", 0), ("dahai", 0), ("chi", 1)]
+    (chi,) = [e for e in s.events if e.type in ("chi", "pon")]
+    assert (chi.target, chi.pai, chi.consumed) == (0, "6p", ["4p", "5p"])
+    assert not [e for e in s.events if e.type == "retract"] and not s.tracker.state_errors
+    checker = s.tracker.checker
+    assert not checker.held + checker.alerts
+
+
+def test_a_call_whose_sideways_tile_names_another_seat_takes_the_last_discard_when_that_left():
+    # the same play, the sideways tile in the middle (toimen, edge 2), edge 2's 9p gone as the
+    # chi is laid: the last discard read is the one taken; the layout is the checker's
+    s = _Script()
+    played = [_river(3, 0, "9m"), _river(0, 0, "1p"), _river(1, 0, "5s"), _river(2, 0, "C")]
+    s.read(_table(), 1)
+    for i in range(len(played)):
+        for frame in (2 + 2 * i, 3 + 2 * i):
+            s.read(_table(played[: i + 1]), frame)
+    for frame in (10, 11):
+        s.read(_table([*played, _river(3, 1, "6p"), _river(2, 1, "9p")]), frame)
+    laid = _laid(("9p", False, 0.9), ("9p", True, 0.9), ("9p", False, 0.9))
+    for frame in (12, 13):
+        s.read(_table([*played, _river(3, 1, "6p")] + [(0, MELD, *row[:4]) for row in laid]), frame)
+    (pon,) = [e for e in s.events if e.type in ("chi", "pon")]
+    assert (pon.type, pon.actor, pon.target, pon.pai) == ("pon", 1, 3, "9p")
+
+
 @pytest.mark.parametrize("sure", [0.9, 0.3])
 def test_a_tile_added_to_a_call_read_as_a_chi_makes_it_the_pon_of_that_kind(sure):
     # a pon of 2m laid wrong (2m sideways, 2m, 4m: 错碰), its 2m read as a 3m in the river: a chi

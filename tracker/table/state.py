@@ -103,6 +103,10 @@ class TableState:
         # rivers changed between reads, play cannot order them) may each be the one a call takes
         # (``_callable``); None once a call or a later read's draw closed them
         self._last_discard_frame: int | None = None
+        # the discard (and its frame) callable before the last one's turn (its draw closed it): a
+        # camera may take the last back as read late (a call took the one before it)
+        self._before_last: tuple = (None, None)
+        self._draw_closed: tuple = (None, None, None)  # (seat, discard, its frame) the last draw closed
         self._expect_replacement: int | None = None
         self._calls: dict[tuple[int, int], Meld] = {}  # (seat, frame) of a call -> its meld
         self._discards: dict[tuple[int, int], RiverSlot] = {}  # (seat, frame) of a seen discard -> its slot
@@ -182,6 +186,7 @@ class TableState:
         self._expect_replacement = None
         closed = None if replacement else (self.last_discard, self._last_discard_frame)
         self._last_draw = ((e.actor, e.frame), e.pai, *closed) if closed else None
+        self._draw_closed = (e.actor, *closed) if closed else (None, None, None)
         if e.frame is None or e.frame != self._last_discard_frame:
             self._close_last_discard()
         else:  # the next turn, read on the same frame as the discard: it stays callable
@@ -202,6 +207,10 @@ class TableState:
         seat.discarded_last = True
         if e.frame is not None:
             self._discards[(e.actor, e.frame)] = seat.river[-1]  # a correction names it so
+        drew, *closed = self._draw_closed
+        before = (self.last_discard, self._last_discard_frame)
+        self._before_last = tuple(closed) if drew == e.actor else before
+        self._draw_closed = (None, None, None)
         self.last_discard = (e.actor, len(seat.river) - 1)
         self._last_discard_frame = e.frame
         self.actor = e.actor
@@ -321,6 +330,10 @@ class TableState:
         elif e.target_type == "dahai" and e.corrects and slot is not None:
             slot.code = e.pai or slot.code
             slot.sideways = e.slot.sideways if e.slot is not None else slot.sideways
+        elif e.target_type == "dahai" and slot is not None and self._is_last_discard(e.actor, slot):
+            # the last discard read late: the one before it may be called again
+            self.last_discard, self._last_discard_frame = self._before_last
+            self._before_last = (None, None)
         elif e.target_type == "tsumo" and self._last_draw and self._last_draw[0] == (e.actor, e.target_frame):
             self._draw_taken_back()
         elif e.target_type == "reach" and seat.riichi:
@@ -330,6 +343,10 @@ class TableState:
             seat.riichi_accepted = False
             self.scores[e.actor] += 1000
             self.kyotaku -= 1
+
+    def _is_last_discard(self, actor: int, slot: RiverSlot) -> bool:
+        last = self.last_discard
+        return last is not None and last[0] == actor and self.seats[actor].river[last[1]] is slot
 
     def _draw_taken_back(self) -> None:
         """The last draw did not stand (a call took the discard before it): its tile leaves the
