@@ -97,6 +97,10 @@ class MeldReader:
             # call's tile boxed twice (hanchan-jansou-2 12276, a sideways tile boxed again 19 mm
             # toward the centre: ``_on_the_row`` leaves it out of the call, not out of later reads)
             later = first > self._laid_at(k, e, sides, new.u[kakans])
+            # and before its seat's discard: a tile of its river waiting to be confirmed, in view
+            # since before the added one was, is that discard, the "added" box the hand laying it
+            # (3 of the 4 phantom kakans left on sets 2-4: set 4's hanchan-jansou-1 14421)
+            later &= first < min((c[4] for c in k.cand_river[e]), default=np.inf)
             kakans, first = kakans[later], first[later]
             for j in kakans[np.argsort(first, kind="stable")]:
                 self._kakan(k, e, new.select(np.array([j])), out)

@@ -690,6 +690,29 @@ def test_a_tile_on_a_pon_read_out_of_its_seats_turn_is_no_kakan_until_its_turn()
     assert kinds[2:] == [("dahai", 2), ("dahai", 3), ("dahai", 0), ("kakan", 1)]
 
 
+def test_a_tile_on_a_pon_glimpsed_with_its_seats_discard_is_no_kakan():
+    # set 4's hanchan-jansou-1 14421 (and set 2's hanchan-jansou-3 11077, set 3's 17502): on its
+    # turn the caller discards; a box over its pon's sideways tile is first seen as that discard
+    # lies in its river, the two confirmed on one read: the discarding hand, not a kakan (one is
+    # added before its seat's discard), then a false dora_not_flipped
+    s = _call_from_left("6p")
+    pon = _laid(*[("6p", i == 0, 0.9) for i in range(3)])
+    _lay_meld(s, pon)
+    meld = [(0, MELD, *row[:4]) for row in pon]
+    river = [(0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "9s", False)]  # the caller's discard
+    for frame in (6, 7):
+        s.read(_table(river) + meld, frame)
+    _others_discard(s, river, lambda: _table(river) + meld, ((1, 0, "1p"), (2, 0, "2p"), (3, 1, "3p")), 22)
+    added = [(0, MELD, *_added("6p", 0.9)[:4])]
+    river.append((0, RIVER, tl.RIVER_LEFT + 39, tl.RIVER_ROW0_V, "5s", False))  # its next discard
+    for frame in range(30, 36):
+        s.read(_table(river) + meld + added, frame)
+    kinds = [(e.type, e.actor) for e in s.events if e.type in ("dahai", "kakan")]
+    assert kinds[-2:] == [("dahai", 0), ("dahai", 1)] and ("kakan", 1) not in kinds
+    checker = s.tracker.checker
+    assert not checker.held + checker.alerts
+
+
 def test_a_tile_read_face_down_on_a_pons_sideways_one_is_a_kakan_only_read_sure():
     # hanchan-jansou-3 14741: a hand passing over seat 2's pon, boxed as a back at 0.29-0.31 for
     # three reads where a kakan's tile would lie, was taken for a kakan of the pon's kind
