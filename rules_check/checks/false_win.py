@@ -35,6 +35,7 @@ from rules_check.hands import fifth_copy, shanten, waits, winning_hand
 from rules_check.situation import Finding, Situation
 from rules_check.value import NoValue, evaluate
 from tracker import tiles
+from tracker.events import apply_retractions
 
 CODE = "false_win"
 ARTICLES = {
@@ -50,7 +51,7 @@ def furiten_reason(event, situation: Situation, hand: list[str], pai: str) -> st
     concealed = list(hand)
     concealed.remove(pai)
     wanted = waits(concealed)
-    history = situation.history
+    history = apply_retractions(situation.history)  # (a discard read again, or taken back)
     # the winning discard (or robbed kakan) is the last play of the target: not "passed"
     end = len(history)
     for i in range(len(history) - 1, -1, -1):

@@ -94,6 +94,20 @@ def test_riichi_furiten_lasts():
     assert "after riichi" in checker.alerts[0].message
 
 
+def test_a_passed_tile_the_camera_read_again_as_another_or_took_back_is_no_furiten():
+    # set 2's hanchan-jansou-0 16630: a riichi declaration tile read P, corrected to 2s before the
+    # ron on another seat's P: judged on the raw reading it was a false furiten ron
+    passed = draw(1, "4s", frame=50)
+    for fix in (
+        ev.Retract(target_type="dahai", target_frame=50, actor=1, pai="P", reason="tile reread"),
+        ev.Retract(target_type="dahai", target_frame=50, actor=1, reason="no such tile in the river"),
+    ):
+        stream = opening(riichi=True) + passed + [fix] + draw(2, "P") + draw(3, "4s")
+        assert found(feed(stream + [ev.Hora(actor=0, target=3)], RIICHI)) == []
+    stream = opening(riichi=True) + passed + draw(2, "P") + draw(3, "4s") + [ev.Hora(actor=0, target=3)]
+    assert found(feed(stream, RIICHI)) == [("false_win", 0, "chombo")]
+
+
 def test_a_dead_hand_cannot_win():
     short = [ev.HandCount(actor=0, count=12)]  # seen at two moments: the count is evidence
     stream = opening() + short + draw(1, "P") + short + draw(2, "P") + draw(3, "4s")
