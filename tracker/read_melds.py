@@ -78,14 +78,8 @@ class MeldReader:
                 self.gate.confirm(self.cfg.confirm_frames)
             if not certain.any():
                 continue
-            # a tile beside (toward the centre of) a sideways meld tile is a kakan's added tile
             sides = [m for m in known if m.sideways] if known else []
-            side_u = np.array([m.u for m in sides])
-            added = (
-                (np.abs(new.u[:, None] - side_u[None]) < self.cfg.match_mm).any(axis=1)
-                if len(side_u)
-                else np.zeros(len(new), bool)
-            )
+            added = _on_a_sideways_tile(known, new.u, new.v, self.cfg.match_mm)
             # a kakan shows its tile's face: a box read face down counts only read as surely as
             # a call's tiles (hanchan-jansou-3 14741: a hand passing over seat 2's pon, boxed as
             # a back at 0.29-0.31 for three reads, was a phantom kakan of the pon's kind)
@@ -899,6 +893,23 @@ def _laid_as_a_kan(k: Kyoku, e: int, new: TableView, codes: list[str]) -> bool:
     wide = np.where(new.sideways[order], TILE_H, TILE_W)
     gaps = np.diff(new.u[order])
     return bool((np.abs(gaps - (wide[1:] + wide[:-1]) / 2) < KAN_PITCH_MM).all())
+
+
+def _on_a_sideways_tile(known: list[MeldTile], u: np.ndarray, v: np.ndarray, match_mm: float) -> np.ndarray:
+    """(N,) bool: boxes at (``u``, ``v``) lying where a kakan's added tile does, on a known
+    sideways meld tile: along the row within ``match_mm`` of it, and toward the centre of it and
+    of its meld's row by half a tile's width at least. A box on the row beside it is a tile of
+    the meld boxed again (set 3's hanchan-jansou-3 16816, 17502 and 18972: 4-5 mm off the row,
+    read as kakans, each then a false dora_not_flipped; a real one there lay 23 mm in)."""
+    sides = [m for m in known if m.sideways]
+    if not sides:
+        return np.zeros(len(u), bool)
+    row_v = {g: float(np.median([m.v for m in known if m.group == g])) for g in {m.group for m in sides}}
+    side_u = np.array([m.u for m in sides])
+    side_v = np.array([min(m.v, row_v[m.group]) for m in sides])
+    along = np.abs(u[:, None] - side_u[None]) < match_mm
+    inward = side_v[None] - v[:, None] > TILE_W / 2
+    return (along & inward).any(axis=1)
 
 
 def _on_the_row(new: TableView) -> np.ndarray:

@@ -713,6 +713,26 @@ def test_a_tile_on_a_pon_glimpsed_with_its_seats_discard_is_no_kakan():
     assert not checker.held + checker.alerts
 
 
+def test_a_box_beside_a_pons_sideways_tile_on_its_row_is_no_kakan():
+    # set 3's hanchan-jansou-3 17502: on its seat's turn, a call's sideways tile boxed again 14 mm
+    # along the row from where it was first read, on its row, was read as a kakan, then a false
+    # dora_not_flipped. A kakan's tile lies toward the centre, on the sideways tile
+    s = _call_from_left("6p")
+    pon = _laid(*[("6p", i == 0, 0.9) for i in range(3)])
+    _lay_meld(s, pon)
+    meld = [(0, MELD, *row[:4]) for row in pon]
+    river = [(0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "9s", False)]  # the caller's discard
+    for frame in (6, 7):
+        s.read(_table(river) + meld, frame)
+    _others_discard(s, river, lambda: _table(river) + meld, ((1, 0, "1p"), (2, 0, "2p"), (3, 1, "3p")), 22)
+    again = [(0, MELD, _PLACES[0][0] + 14, _PLACES[0][1] + 6, "6p", True)]  # (the sideways one)
+    for frame in (28, 29, 30):
+        s.read(_table(river) + meld[1:] + again, frame)
+    assert not [e for e in s.events if e.type in ("kakan", "chi", "pon", "daiminkan") and e.frame >= 6]
+    checker = s.tracker.checker
+    assert not checker.held + checker.alerts
+
+
 def test_a_tile_read_face_down_on_a_pons_sideways_one_is_a_kakan_only_read_sure():
     # hanchan-jansou-3 14741: a hand passing over seat 2's pon, boxed as a back at 0.29-0.31 for
     # three reads where a kakan's tile would lie, was taken for a kakan of the pon's kind
