@@ -20,7 +20,7 @@ from dataclasses import replace
 from rules_check.hands import fifth_copy, meld_as_read
 from rules_check.situation import Finding, Situation
 from tracker import tiles
-from tracker.events import corrected, named_event
+from tracker.events import as_corrected, corrected, named_event
 
 CODE = "invalid_meld"
 ARTICLES = {"mleague": "M-League ch.7 §3", "riichi": "M-League ch.7 §3 practice", "mcr": "002 相公"}
@@ -87,6 +87,21 @@ def _base_pon(event, situation: Situation):
     return None
 
 
+def _pon_read_unsurely(kakan, situation: Situation) -> bool:
+    """Has the kakan's seat a pon whose faces, as surely read, could all be the added tile's kind
+    (each unread, unsure or that kind)? Its kind in the record may be the river's misreading of
+    its called tile (set 3's t6-chankan 1546: a pon of 6s read 9p, its faces unread or unsure, a 6s
+    added to it named no pon: a false 错杠)."""
+    kind = tiles.deaka(kakan.pai)
+    for e in situation.history:
+        if e.type == "pon" and e.actor == kakan.actor:
+            pon = as_corrected(e, situation.history)
+            _, up = meld_as_read(pon, [pon.pai, *pon.consumed])
+            if up and all(c == tiles.UNKNOWN or tiles.deaka(c) == kind for c in up):
+                return True
+    return False
+
+
 def check(event, situation: Situation) -> list[Finding]:
     if event.type == "retract":
         return _read_again(event, situation)
@@ -102,6 +117,8 @@ def _judge(event, situation: Situation, in_view: list[str] | tuple = ()) -> list
         base = _base_pon(event, situation)
         if base is not None and _read(base.tiles) and not is_set("pon", base.tiles):
             return []  # added to a pon laid wrong: judged at the call, once
+        if base is None and _pon_read_unsurely(event, situation):
+            return []
         declared = [event.pai] + list(event.consumed)
     elif event.type == "ankan":
         declared = list(event.consumed)

@@ -118,6 +118,27 @@ def test_a_kakan_added_to_a_pon_laid_wrong_is_not_a_second_irregularity():
     assert [(a.seat, a.penalty) for a in melds] == [(2, "dead_hand")] and "错碰" in melds[0].message
 
 
+def test_a_kakan_of_another_kind_on_a_pon_whose_faces_were_read_unsurely_is_no_wrong_kan():
+    # set 3's t6-chankan 1546: a pon of 6s whose called tile the river read 9p, its faces unread or
+    # read unsurely; the 6s added to it (kakan) named no pon: a false 错杠. Read surely as 9p, the
+    # pon's faces are evidence: a 6s added to it is one
+    from rules_check.checker import RulesChecker
+
+    def kakan_on(laid: ev.MeldPlacement) -> list[tuple]:
+        stream = start(CHI_HANDS) + draw(0, "7m")
+        stream += [ev.Pon(actor=2, target=0, pai="7m", consumed=["7m", "7m"], laid=laid)]
+        stream += [ev.Dahai(actor=2, pai="W", tsumogiri=False)]
+        stream += draw(3, "5m") + draw(0, "6m") + draw(1, "3p")
+        stream += [ev.Tsumo(actor=2, pai="8m"), ev.Kakan(actor=2, pai="8m", consumed=["7m", "7m", "7m"])]
+        checker = RulesChecker(MLEAGUE)
+        checker.feed_all(stream)
+        return [(a.code, a.seat) for a in checker.alerts]
+
+    unsure = ev.MeldPlacement(tiles=["?", "7m", "?"], sideways=[1], unsure=[1])
+    assert kakan_on(unsure) == []
+    assert kakan_on(ev.MeldPlacement(tiles=["7m", "7m", "7m"], sideways=[1])) == [("invalid_meld", 2)]
+
+
 def _reread(kind: str, laid: list[str]) -> list[tuple]:
     """A camera's pon of ``kind`` by seat 1 at frame 40, laid with two tiles unread, read again at
     frame 80 as ``laid``: the alerts, (code, seat, frame)."""
