@@ -193,20 +193,23 @@ class MeldReader:
     def _discard_the_layout_names(
         self, k: Kyoku, e: int, lr: TableView, codes: list[str], side: list[int], view: TableView, out: list
     ) -> tuple[int, int] | None:
-        """The slot a call by ``e`` took when the last discard read still lies in its river on
-        the call's read (a call moves the tile it takes) and the call's sideways tile names
-        another seat: that seat's newest discard, gone from its river now and read before every
-        other seat's newest (the last discard was a tile read late or read again: set 4's mleague
-        hanchan 1859 and 10109, 960x540), or, when that seat drew after the last discard and no
-        discard of its was read since, the discard the camera never saw, told now from the call's
-        sideways tile (set 3's hanchan-jansou-0 6314: a 9s called 18 frames after it was
-        discarded). None otherwise."""
+        """The slot a call by ``e`` took when its sideways tile names another seat than the last
+        discard's and either that discard still lies in its river (seen on its river's last read
+        or this one: a call moves the tile it takes) or the call's tiles, read, make a run (a chi
+        is called from kamicha only) and name kamicha: that seat's newest discard, gone from its
+        river and read before every other seat's newest (the last discard was a tile read late or
+        read again: set 4's mleague hanchan 1859 and 10109, 960x540), or, when that seat drew
+        after the last discard and no discard of its was read since, the discard the camera
+        never saw, told now from the call's sideways tile (set 3's hanchan-jansou-0 6314: a 9s
+        called 18 frames after it was discarded). None otherwise."""
         named = _named_seat(e, len(lr), side)
         last_edge, last_index = k.last_discard
         if named is None or named in (e, last_edge):
             return None
         last = k.rivers[last_edge][last_index]
-        if not self._lies_in_river(view, last_edge, last):
+        lies = last.misses == 0 or self._lies_in_river(view, last_edge, last)
+        run = tiles.UNKNOWN not in codes and is_set("chi", codes) and chi_from(e, named)
+        if not (lies or run):
             return None
         river = k.rivers[named]
         newest = river[-1] if river else None
@@ -221,7 +224,8 @@ class MeldReader:
         if newest is None or not (newest.present or newest.lost_at is not None):  # (a call's)
             return None
         others = [s.frame for x, r in enumerate(k.rivers) if x != last_edge for s in r]
-        if newest.frame < max(others) or self._lies_in_river(view, named, newest):
+        gone = not newest.present or (newest.misses >= 1 and not self._lies_in_river(view, named, newest))
+        if newest.frame < max(others) or not gone:
             return None
         if not newest.present:
             if self._frame - newest.lost_at > self.cfg.vanished_frames:

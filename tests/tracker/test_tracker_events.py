@@ -908,11 +908,12 @@ def _river(edge: int, col: int, code: str) -> tuple:
     return (edge, RIVER, tl.RIVER_LEFT + 13 + 26 * col, tl.RIVER_ROW0_V, code, False)
 
 
-def _chi_after_a_late_discard(lost: bool):
+def _chi_after_a_late_discard(lost: bool, both_gone: bool = False, laid_kinds=("6p", "4p", "5p")):
     """A go-round from edge 3 (the dealer) to edge 2, then edge 3 discards a 6p; edge 2's 9p is
     read after it (late: set 4's mleague hanchan 10109). Edge 0 lays 6p 4p 5p, 6p sideways,
     while edge 2's 9p still lies; edge 3's 6p is gone from its river for one read, or
-    (``lost``) long enough to be taken back first. The script."""
+    (``lost``) long enough to be taken back first; edge 2's 9p out of view too as the tiles are
+    laid (``both_gone``); ``laid_kinds`` as read. The script."""
     s = _Script()
     played = [_river(3, 0, "9m"), _river(0, 0, "1p"), _river(1, 0, "5s"), _river(2, 0, "C")]
     s.read(_table(), 1)
@@ -927,9 +928,10 @@ def _chi_after_a_late_discard(lost: bool):
     gone = range(14, 20) if lost else range(14, 15)
     for frame in gone:
         s.read(_table(rest), frame)
-    laid = _laid(("6p", True, 0.9), ("4p", False, 0.9), ("5p", False, 0.9))
+    laid = _laid(*[(c, i == 0, 0.9) for i, c in enumerate(laid_kinds)])
+    lying = played if both_gone else rest
     for frame in (gone[-1] + 1, gone[-1] + 2):
-        s.read(_table(rest + [(0, MELD, *row[:4]) for row in laid]), frame)
+        s.read(_table(lying + [(0, MELD, *row[:4]) for row in laid]), frame)
     return s
 
 
@@ -970,6 +972,20 @@ def test_a_call_takes_the_discard_its_sideways_tile_names_when_the_last_read_one
     assert not s.tracker.state_errors
     checker = s.tracker.checker
     assert not checker.held + checker.alerts
+
+
+def test_a_chi_takes_kamichas_discard_when_its_sideways_tile_names_it_and_the_last_one_is_out_of_view():
+    # set 4's mleague hanchan 10109 as it was read: toimen's 9p (read late) out of view as the chi
+    # was laid too. Tiles read as a run are a chi, called from kamicha only: kamicha's discard
+    s = _chi_after_a_late_discard(lost=True, both_gone=True)
+    (chi,) = [e for e in s.events if e.type in ("chi", "pon")]
+    assert (chi.type, chi.target, chi.pai) == ("chi", 0, "6p")
+    assert not s.tracker.state_errors
+    # three of a kind laid: a pon, from either seat; the layout alone does not move it off the
+    # last discard (the checker judges the layout)
+    s = _chi_after_a_late_discard(lost=True, both_gone=True, laid_kinds=("9p", "9p", "9p"))
+    (pon,) = [e for e in s.events if e.type in ("chi", "pon")]
+    assert (pon.type, pon.target, pon.pai) == ("pon", 3, "9p")
 
 
 def test_a_call_takes_a_discard_never_seen_of_the_seat_its_sideways_tile_names_that_drew():
