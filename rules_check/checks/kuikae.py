@@ -114,8 +114,22 @@ def still_found(evidence: list) -> bool:
 
 
 def swaps(call, discard) -> bool:
-    """Is ``discard`` (read) a kind that completes a set with the tiles ``call`` exposed?"""
-    return discard.pai != tiles.UNKNOWN and tiles.deaka(discard.pai) in forbidden(call) - {tiles.UNKNOWN}
+    """Is ``discard`` (read) a kind that completes a set with the tiles ``call`` exposed? Not on a
+    pon of a wind none of whose faces the camera read surely (``laid.unsure``): winds are the
+    faces a reader takes for one another on unseen art, in the river as in the meld (set 4's
+    hanchan-jansou-1 12956: a pon of S read E E E and its river tile E, then an E discarded;
+    set 7's mleague hanchan 24390: a W discard read S after a pon of S; each a false kuikae)."""
+    if discard.pai == tiles.UNKNOWN or _wind_pon_unread(call):
+        return False
+    return tiles.deaka(discard.pai) in forbidden(call) - {tiles.UNKNOWN}
+
+
+def _wind_pon_unread(call) -> bool:
+    laid = getattr(call, "laid", None)
+    if call.type != "pon" or laid is None or not forbidden(call) <= {"E", "S", "W", "N"}:
+        return False
+    face_up = [i for i in range(len(laid.tiles)) if i not in laid.face_down]
+    return set(face_up) <= set(laid.unsure or ())
 
 
 def check(event, situation: Situation) -> list[Finding]:

@@ -149,6 +149,23 @@ def test_the_called_kind_is_a_swap_even_with_an_exposed_tile_unread():
     assert found(feed(pon + [then.model_copy(update={"pai": "C"})])) == [("kuikae", 1, "dead_hand")]
 
 
+@pytest.mark.parametrize("kind", ["S", "C"])
+def test_a_pon_of_a_wind_none_of_whose_faces_was_read_surely_is_no_kuikae_evidence(kind):
+    # set 7's mleague hanchan 24390: a pon of S, its faces read S ? E (all unsure), then a W
+    # discard read S: winds are the faces a reader takes for one another. A dragon's are not
+    def pon_then(unsure):
+        laid = ev.MeldPlacement(tiles=[kind] * 3, sideways=[0], unsure=unsure)
+        stream = framed(
+            seen_opening(kind) + [ev.Pon(actor=1, target=0, pai=kind, consumed=[kind] * 2, laid=laid)]
+        )
+        then = ev.Dahai(actor=1, pai=kind, tsumogiri=False, slot=SEEN_SLOT, frame=100)
+        return found(feed(stream + [then]))
+
+    assert pon_then([0, 1, 2]) == ([] if kind == "S" else [("kuikae", 1, "dead_hand")])
+    assert pon_then([0, 2]) == [("kuikae", 1, "dead_hand")]  # one face read surely
+    assert pon_then(None) == [("kuikae", 1, "dead_hand")]
+
+
 def test_a_pons_kind_is_read_from_either_exposed_tile():
     from rules_check.checks.kuikae import forbidden
 
