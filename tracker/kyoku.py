@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from tracker import events as ev
 from tracker import tiles
 from tracker.copies import Looks
 from tracker.melds import declared, sure_pon
@@ -213,6 +214,17 @@ def disarm(k: Kyoku, e: int) -> None:
     k.armed[e] = None
     k.row_plain_end[e] = k.row_hold_end[e] = float("nan")
     k.row_trace[e] = []
+
+
+def take_back_draw(k: Kyoku, e: int, out: list, reason: str) -> None:
+    """Edge ``e``'s draw read this turn was none: a ``retract`` of it, and the hand as before."""
+    k.drew[e] = False
+    k.pending_count[e] -= 1
+    out.append(
+        lambda seat, f=k.drew_at[e]: ev.Retract(
+            target_type="tsumo", target_frame=f, actor=seat(e), reason=reason
+        )
+    )
 
 
 def in_turn(k: Kyoku, e: int) -> bool:

@@ -11,7 +11,7 @@ import numpy as np
 from rules_check.checks.invalid_meld import is_set
 from tracker import events as ev
 from tracker import tiles
-from tracker.kyoku import Call, Kyoku, MeldTile, Slot, disarm, in_turn
+from tracker.kyoku import Call, Kyoku, MeldTile, Slot, disarm, in_turn, take_back_draw
 from tracker.melds import (
     chi_from,
     declared,
@@ -536,15 +536,8 @@ class MeldReader:
         left standing, made the record refuse the call that followed it: the pon was lost and a
         kakan on it was judged a wrong kan.)"""
         for x in range(4):
-            if not k.drew[x] or k.drew_at[x] < called.frame:
-                continue
-            k.drew[x] = False
-            k.pending_count[x] -= 1
-            out.append(
-                lambda seat, x=x, f=k.drew_at[x]: ev.Retract(
-                    target_type="tsumo", target_frame=f, actor=seat(x), reason="a call took the last discard"
-                )
-            )
+            if k.drew[x] and k.drew_at[x] >= called.frame:
+                take_back_draw(k, x, out, "a call took the last discard")
 
     def _review_calls(self, k: Kyoku, e: int, out: list) -> None:
         """Correct a call of edge ``e`` that later reads see otherwise: a call is read from the one
