@@ -227,15 +227,8 @@ class MeldReader:
         gone = not newest.present or (newest.misses >= 1 and not self._lies_in_river(view, named, newest))
         if newest.frame < max(others) or not gone:
             return None
-        if not newest.present:
-            if self._frame - newest.lost_at > self.cfg.vanished_frames:
-                return None
-            out.append(
-                lambda seat, f=newest.lost_at: ev.Retract(
-                    target_type="retract", target_frame=f, actor=seat(named), reason="a call took it"
-                )
-            )
-            newest.present, newest.lost_at, newest.misses = True, None, 0
+        if not newest.present and self._frame - newest.lost_at > self.cfg.vanished_frames:
+            return None  # (one taken back as gone just now is the call's: ``_meld`` gives it back)
         # the last one, read after the discard taken, goes back until read again (after the call:
         # a discard of the record cannot be moved before another)
         out.append(
@@ -431,6 +424,14 @@ class MeldReader:
             return False
         src_edge, src_index = source
         slot = k.rivers[src_edge][src_index]
+        if slot.lost_at is not None:
+            # taken back as gone before the call was read: the call took it, the record keeps it
+            out.append(
+                lambda seat, f=slot.lost_at: ev.Retract(
+                    target_type="retract", target_frame=f, actor=seat(src_edge), reason="a call took it"
+                )
+            )
+            slot.lost_at = None
         slot.present = False
         self._draws_beaten_by_call(k, slot, out)
         called = slot.overruled or pick_code(slot.votes)  # (a fifth copy's read overruled: tracker.copies)

@@ -946,10 +946,8 @@ def test_a_call_takes_the_discard_its_sideways_tile_names_when_the_last_read_one
     assert (chi.type, chi.actor, chi.target, chi.pai, chi.consumed) == ("chi", 1, 0, "6p", ["4p", "5p"])
     back = [(e.target_type, e.reason) for e in s.events if e.type == "retract"]
     late = [("dahai", "read after the discard a call took")]
-    assert (
-        back
-        == ([("dahai", "no such tile in the river"), ("retract", "a call took it")] if lost else []) + late
-    )
+    gone = [("dahai", "no such tile in the river"), *late, ("retract", "a call took it")]
+    assert back == (gone if lost else late)
     # toimen's 9p, read after the 6p and taken back for it, is read again after the chi
     s.read(
         _table(
@@ -1030,6 +1028,62 @@ def test_a_call_whose_sideways_tile_names_another_seat_takes_the_last_discard_wh
         s.read(_table([*played, _river(3, 1, "6p")] + [(0, MELD, *row[:4]) for row in laid]), frame)
     (pon,) = [e for e in s.events if e.type in ("chi", "pon")]
     assert (pon.type, pon.actor, pon.target, pon.pai) == ("pon", 1, 3, "9p")
+
+
+def _pon_of_toimens_after_a_late_discard(caller_drew: bool, lost_first: bool) -> _Script:
+    """Edges 0-2 discard (edge 0 the dealer), edge 2's 6p last of them; edge 3's 9p is read after
+    it (late), and still lies as edge 0 lays a pon of 6p, sideways in the middle (toimen: edge
+    2). Edge 0's row read a tile long after the 9p (``caller_drew``: the caller reaching), or the
+    6p gone long enough to be taken back as gone while it was the last discard (``lost_first``)."""
+    s = _Script()
+    played = [_river(0, 0, "1p"), _river(1, 0, "5s"), _river(2, 0, "6p")]
+    s.read(_table(), 1)
+    for i in range(len(played)):
+        for frame in (2 + 2 * i, 3 + 2 * i):
+            s.read(_table(played[: i + 1]), frame)
+    at = 8
+    if lost_first:
+        for at in range(8, 8 + 3 * TrackerConfig().retract_after + 2):
+            s.read(_table(played[:2]), at)
+    rest = [*played[:2], _river(3, 0, "9p")]
+    s.read(_table(rest), at + 1)
+    s.read(_table(rest), at + 2)
+    at += 2
+    if caller_drew:
+        at += 1
+        s.read(_rows(rest, {0: _hand(0, 13, drawn=True)}), at)
+    laid = _laid(("6p", False, 0.9), ("6p", True, 0.9), ("6p", False, 0.9))
+    for frame in (at + 1, at + 2):
+        s.read(_table(rest + [(0, MELD, *row[:4]) for row in laid]), frame)
+    return s
+
+
+@pytest.mark.parametrize("caller_drew, lost_first", [(True, False), (False, True)])
+def test_a_pon_the_layout_names_behind_a_late_discard_is_one_the_table_state_takes(caller_drew, lost_first):
+    # the caller's row read one tile long after the late 9p (its draw, taken back for the call),
+    # or toimen's 6p taken back as gone while it was the last discard (given back for the call):
+    # the table state must let the pon take toimen's 6p
+    s = _pon_of_toimens_after_a_late_discard(caller_drew, lost_first)
+    (pon,) = [e for e in s.events if e.type in ("chi", "pon")]
+    assert (pon.type, pon.actor, pon.target, pon.pai) == ("pon", 0, 2, "6p")
+    assert not s.tracker.state_errors
+    record = [(e.type, e.actor) for e in apply_retractions(s.events) if e.type in ("dahai", "pon")]
+    assert record[-2:] == [("dahai", 2), ("pon", 0)]
+
+
+def test_a_call_on_the_last_discard_taken_back_as_gone_before_the_call_was_read_gives_it_back():
+    # the last discard gone from its river for longer than the call's patience (taken back as no
+    # such tile), then the call read: the call took it. The retraction is taken back (the record
+    # keeps the discard the call takes) and the table state lets the call take it
+    s = _call_from_left("6p")
+    for frame in range(4, 6 + 3 * TrackerConfig().retract_after):
+        s.read(_table(), frame)
+    assert [e.reason for e in s.events if e.type == "retract"] == ["no such tile in the river"]
+    _lay_meld(s, _laid(*[("6p", i == 0, 0.9) for i in range(3)]), frames=(30, 31))
+    assert _last_call(s).type == "pon"
+    assert not s.tracker.state_errors
+    record = [(e.type, e.actor) for e in apply_retractions(s.events) if e.type in ("dahai", "pon")]
+    assert record == [("dahai", 0), ("pon", 1)]
 
 
 @pytest.mark.parametrize("sure", [0.9, 0.3])

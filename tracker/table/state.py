@@ -103,10 +103,12 @@ class TableState:
         # rivers changed between reads, play cannot order them) may each be the one a call takes
         # (``_callable``); None once a call or a later read's draw closed them
         self._last_discard_frame: int | None = None
-        # the discard (and its frame) callable before the last one's turn (its draw closed it): a
-        # camera may take the last back as read late (a call took the one before it)
-        self._before_last: tuple = (None, None)
-        self._draw_closed: tuple = (None, None, None)  # (seat, discard, its frame) the last draw closed
+        # (seat, frame) of the latest discard -> the discard (seat, index) callable before its turn
+        # (its draw closed it): a camera may take the latest back as read late, a call having
+        # taken the one before it; that one is then callable too (``_late_prior``)
+        self._latest: tuple = (None, None)
+        self._late_prior: tuple[int, int] | None = None
+        self._draw_closed: tuple = (None, None)  # (seat, discard) the last draw closed
         self._expect_replacement: int | None = None
         self._calls: dict[tuple[int, int], Meld] = {}  # (seat, frame) of a call -> its meld
         self._discards: dict[tuple[int, int], RiverSlot] = {}  # (seat, frame) of a seen discard -> its slot
@@ -186,7 +188,7 @@ class TableState:
         self._expect_replacement = None
         closed = None if replacement else (self.last_discard, self._last_discard_frame)
         self._last_draw = ((e.actor, e.frame), e.pai, *closed) if closed else None
-        self._draw_closed = (e.actor, *closed) if closed else (None, None, None)
+        self._draw_closed = (e.actor, closed[0]) if closed else (None, None)
         if e.frame is None or e.frame != self._last_discard_frame:
             self._close_last_discard()
         else:  # the next turn, read on the same frame as the discard: it stays callable
@@ -207,10 +209,10 @@ class TableState:
         seat.discarded_last = True
         if e.frame is not None:
             self._discards[(e.actor, e.frame)] = seat.river[-1]  # a correction names it so
-        drew, *closed = self._draw_closed
-        before = (self.last_discard, self._last_discard_frame)
-        self._before_last = tuple(closed) if drew == e.actor else before
-        self._draw_closed = (None, None, None)
+        drew, closed = self._draw_closed
+        self._latest = ((e.actor, e.frame), closed if drew == e.actor else self.last_discard)
+        self._late_prior = None
+        self._draw_closed = (None, None)
         self.last_discard = (e.actor, len(seat.river) - 1)
         self._last_discard_frame = e.frame
         self.actor = e.actor
@@ -251,6 +253,7 @@ class TableState:
         slot = self._callable(e.target)
         if slot is None:
             raise StateError(f"seat {e.actor} calls {kind} on seat {e.target}, who has no callable discard")
+        self._late_prior = None
         target = self.seats[e.target]
         if tiles.deaka(slot.code) != tiles.deaka(e.pai) and "?" not in (slot.code, e.pai):
             raise StateError(f"seat {e.actor} calls {e.pai} but the discard is {slot.code}")
@@ -330,10 +333,9 @@ class TableState:
         elif e.target_type == "dahai" and e.corrects and slot is not None:
             slot.code = e.pai or slot.code
             slot.sideways = e.slot.sideways if e.slot is not None else slot.sideways
-        elif e.target_type == "dahai" and slot is not None and self._is_last_discard(e.actor, slot):
-            # the last discard read late: the one before it may be called again
-            self.last_discard, self._last_discard_frame = self._before_last
-            self._before_last = (None, None)
+        elif e.target_type == "dahai" and not e.corrects and self._latest[0] == (e.actor, e.target_frame):
+            # the latest discard taken back (read late, or gone): the one before it may be called
+            self._late_prior = self._latest[1]
         elif e.target_type == "tsumo" and self._last_draw and self._last_draw[0] == (e.actor, e.target_frame):
             self._draw_taken_back()
         elif e.target_type == "reach" and seat.riichi:
@@ -344,15 +346,12 @@ class TableState:
             self.scores[e.actor] += 1000
             self.kyotaku -= 1
 
-    def _is_last_discard(self, actor: int, slot: RiverSlot) -> bool:
-        last = self.last_discard
-        return last is not None and last[0] == actor and self.seats[actor].river[last[1]] is slot
-
     def _draw_taken_back(self) -> None:
         """The last draw did not stand (a call took the discard before it): its tile leaves the
         hand, the wall has it again and the discard it closed can be called."""
         (actor, _), pai, last, last_frame = self._last_draw
         self._last_draw = None
+        self._draw_closed = (None, None)  # (it closed nothing)
         self._take_from_hand(actor, [pai])
         self.seats[actor].drawn = None
         self.draws -= 1
@@ -401,11 +400,14 @@ class TableState:
         self.game_over = True
 
     def _callable(self, seat: int) -> RiverSlot | None:
-        """``seat``'s discard a call may take: the last discard, or its latest read on that one's
-        frame."""
+        """``seat``'s discard a call may take: the last discard, the one before the latest when
+        that was taken back (``_late_prior``), or its latest read on the last one's frame."""
         river = self.seats[seat].river
         if self.last_discard is not None and self.last_discard[0] == seat:
             return river[self.last_discard[1]]
+        prior = self._late_prior
+        if prior is not None and prior[0] == seat and not river[prior[1]].called_away:
+            return river[prior[1]]
         if self._last_discard_frame is None or not river:
             return None
         slot = self._discards.get((seat, self._last_discard_frame))

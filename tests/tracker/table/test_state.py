@@ -202,6 +202,19 @@ def test_a_draw_taken_back_returns_its_tile_and_reopens_the_discard_it_closed():
     assert state.draws == draws and state.seats[1].hand_count == 13 and state.last_discard == (1, 0)
 
 
+def test_a_callers_discard_taken_back_does_not_make_the_discard_its_call_took_callable_again():
+    # the caller's own draw read as it called (taken back), then its discard taken back as the
+    # last one: the discard before it was the one its call took, called away, not callable again
+    events = start_unseen() + _at(30, turn(0, "?", "E")) + [ev.Tsumo(actor=1, pai="?", frame=35)]
+    events += [ev.Retract(target_type="tsumo", target_frame=35, actor=1, frame=36)]
+    events += [ev.Pon(actor=1, target=0, pai="E", consumed=["E", "E"], frame=36)]
+    events += [ev.Dahai(actor=1, pai="?", tsumogiri=False, frame=40)]
+    events += [ev.Retract(target_type="dahai", target_frame=40, actor=1, frame=50)]
+    state = play(events, check=False)
+    with pytest.raises(StateError, match="no callable discard"):
+        state.update(ev.Pon(actor=2, target=0, pai="E", consumed=["E", "E"], frame=51))
+
+
 def _at(frame: int, events: list) -> list:
     return [e.model_copy(update={"frame": frame}) for e in events]
 
