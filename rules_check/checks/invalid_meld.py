@@ -94,7 +94,8 @@ def _pon_read_unsurely(kakan, situation: Situation) -> bool:
     added to it named no pon: a false 错杠)."""
     kind = tiles.deaka(kakan.pai)
     for e in situation.history:
-        if e.type == "pon" and e.actor == kakan.actor:
+        meld = situation.table.call_meld(e.actor, e.frame) if e.type == "pon" else None
+        if meld is not None and e.actor == kakan.actor and meld.type == "pon":  # (not made a kakan, a chi)
             pon = as_corrected(e, situation.history)
             _, up = meld_as_read(pon, [pon.pai, *pon.consumed])
             if up and all(c == tiles.UNKNOWN or tiles.deaka(c) == kind for c in up):

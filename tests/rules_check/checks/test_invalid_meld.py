@@ -124,19 +124,28 @@ def test_a_kakan_of_another_kind_on_a_pon_whose_faces_were_read_unsurely_is_no_w
     # pon's faces are evidence: a 6s added to it is one
     from rules_check.checker import RulesChecker
 
-    def kakan_on(laid: ev.MeldPlacement) -> list[tuple]:
+    def kakan_on(laid: ev.MeldPlacement, made_a_kan_first: bool = False) -> list[tuple]:
         stream = start(CHI_HANDS) + draw(0, "7m")
         stream += [ev.Pon(actor=2, target=0, pai="7m", consumed=["7m", "7m"], laid=laid)]
         stream += [ev.Dahai(actor=2, pai="W", tsumogiri=False)]
         stream += draw(3, "5m") + draw(0, "6m") + draw(1, "3p")
+        if made_a_kan_first:  # (its own kakan, of its kind: it is a pon no more)
+            stream += [ev.Tsumo(actor=2, pai="7m"), ev.Kakan(actor=2, pai="7m", consumed=["7m", "7m", "7m"])]
+            stream += [
+                ev.Dora(dora_marker="1s"),
+                ev.Tsumo(actor=2, pai="N"),
+                ev.Dahai(actor=2, pai="N", tsumogiri=True),
+            ]
+            stream += draw(3, "5m") + draw(0, "6m") + draw(1, "3p")
         stream += [ev.Tsumo(actor=2, pai="8m"), ev.Kakan(actor=2, pai="8m", consumed=["7m", "7m", "7m"])]
         checker = RulesChecker(MLEAGUE)
         checker.feed_all(stream)
-        return [(a.code, a.seat) for a in checker.alerts]
+        return [(a.code, a.seat) for a in checker.alerts if a.code == "invalid_meld"]
 
     unsure = ev.MeldPlacement(tiles=["?", "7m", "?"], sideways=[1], unsure=[1])
     assert kakan_on(unsure) == []
     assert kakan_on(ev.MeldPlacement(tiles=["7m", "7m", "7m"], sideways=[1])) == [("invalid_meld", 2)]
+    assert kakan_on(unsure, made_a_kan_first=True) == [("invalid_meld", 2)]
 
 
 def _reread(kind: str, laid: list[str]) -> list[tuple]:
