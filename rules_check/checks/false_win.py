@@ -35,7 +35,7 @@ from rules_check.hands import fifth_copy, shanten, waits, winning_hand
 from rules_check.situation import Finding, Situation
 from rules_check.value import NoValue, evaluate
 from tracker import tiles
-from tracker.events import apply_retractions
+from tracker.events import as_corrected, taken_back
 
 CODE = "false_win"
 ARTICLES = {
@@ -45,13 +45,31 @@ ARTICLES = {
 }
 
 
+def _plays_read_surely(history: list, wanted: set[str]) -> list:
+    """The kyoku's plays with the camera's retractions applied (a discard taken back as gone is
+    none), a discard the camera read as a wanted kind once and as another kind once (read again)
+    unread: either reading may be the wrong one (set 2's hanchan-jansou-0 16630: a P corrected to
+    2s; set 3's hanchan-jansou-1 21265: a tile corrected to 9m; furiten on the first reading in
+    one, on the correction in the other, each a false ron)."""
+    gone = taken_back(history)
+    plays = []
+    for i, e in enumerate(history):
+        if e.type == "retract" or i in gone:
+            continue
+        now = as_corrected(e, history)
+        if e.type == "dahai" and (tiles.deaka(e.pai) in wanted) != (tiles.deaka(now.pai) in wanted):
+            now = now.model_copy(update={"pai": tiles.UNKNOWN})
+        plays.append(now)
+    return plays
+
+
 def furiten_reason(event, situation: Situation, hand: list[str], pai: str) -> str | None:
     """Why a ron is furiten, or None."""
     seat = event.actor
     concealed = list(hand)
     concealed.remove(pai)
     wanted = waits(concealed)
-    history = apply_retractions(situation.history)  # (a discard read again, or taken back)
+    history = _plays_read_surely(situation.history, wanted)
     # the winning discard (or robbed kakan) is the last play of the target: not "passed"
     end = len(history)
     for i in range(len(history) - 1, -1, -1):

@@ -104,6 +104,11 @@ def test_a_passed_tile_the_camera_read_again_as_another_or_took_back_is_no_furit
     ):
         stream = opening(riichi=True) + passed + [fix] + draw(2, "P") + draw(3, "4s")
         assert found(feed(stream + [ev.Hora(actor=0, target=3)], RIICHI)) == []
+    # set 3's hanchan-jansou-1 21265: a P read again as 4s (wrong): read as a wanted kind once and
+    # as another once, it is no evidence either way
+    fix = ev.Retract(target_type="dahai", target_frame=50, actor=1, pai="4s", reason="tile reread")
+    stream = opening(riichi=True) + draw(1, "P", frame=50) + [fix] + draw(2, "P") + draw(3, "4s")
+    assert found(feed(stream + [ev.Hora(actor=0, target=3)], RIICHI)) == []
     stream = opening(riichi=True) + passed + draw(2, "P") + draw(3, "4s") + [ev.Hora(actor=0, target=3)]
     assert found(feed(stream, RIICHI)) == [("false_win", 0, "chombo")]
 
