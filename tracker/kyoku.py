@@ -59,6 +59,7 @@ class MeldTile:
     proven: set = field(default_factory=set)  # kinds its reads made evidence of (``unsure_faces``)
     sideways_reads: int = 0  # reads after the call that saw it lie sideways (angle and box agree)
     upright_reads: int = 0  # ... upright
+    angle_turns: int = 0  # reads after the call whose angle said sideways, less those that said upright
     depths: list = field(default_factory=list)  # v mm of each read after the call (how deep it lies)
 
     def note(self, code: str, confidence: float, sure: bool, near: str | None) -> None:

@@ -69,6 +69,7 @@ class MeldReader:
                         tile.note(code, float(obs.confidence[j]), bool(sure[j]), self._plain(near[j]))
                     tile.sideways_reads += bool(obs.sideways[j] and not obs.tall[j])
                     tile.upright_reads += bool(not obs.sideways[j] and obs.tall[j])
+                    tile.angle_turns += 1 if obs.sideways[j] else -1
                     tile.depths.append(float(obs.v[j]))
                 self._review_calls(k, e, out)
             new = obs.select(fresh)
@@ -658,6 +659,12 @@ class MeldReader:
         net = [m.sideways_reads - m.upright_reads for m in laid]
         margin = self.cfg.meld_turn_margin
         turned = [i for i, n in enumerate(net) if n >= margin]
+        angled = [i for i, m in enumerate(laid) if m.angle_turns >= 2 * margin]
+        if not call.side and len(turned) != 1 and len(angled) == 1:
+            # none seen turned with its box's shape agreeing: the one tile whose angle alone says
+            # sideways on twice as many reads more than upright (set 3's hanchan-jansou-2 14271: a
+            # pon's middle P read sideways on 13 of 16 reads, its box tall on 11 of them)
+            return angled
         if not call.side and len(turned) != 1 and all(len(m.depths) >= margin for m in laid):
             # none seen turned yet: the tile lying deeper than the others on the later reads (the
             # first read is of a call being laid: t6-confusing_nakis_2 192, its middle tile 3.5 mm

@@ -416,6 +416,33 @@ def test_a_call_seen_with_no_tile_turned_takes_the_tile_its_later_reads_see_lyin
     assert (fix.target_type, fix.laid.sideways, fix.reason) == ("pon", [0], "meld reread")
 
 
+def test_a_call_seen_with_no_tile_turned_takes_the_tile_its_later_reads_angle_sideways():
+    # set 3's hanchan-jansou-2 14271: a pon of P laid, read with no tile turned (a false "no tile
+    # sideways" meld_orientation); later reads gave its sideways tile a sideways angle, its box
+    # tall (a blank face's box): the angle alone, on enough reads more than upright, moves it
+    s = _call_from_left("P")
+    upright = [(x, tl.MELD_V, "P", False, 0.9) for x in (390.0, 416.0, 442.0)]  # (level: no depth says)
+    _lay_meld(s, upright)
+    assert (_last_call(s).type, _last_call(s).laid.sideways) == ("pon", [])
+
+    def read(frame: int) -> None:
+        view = _view(_table() + [(0, MELD, *row[:4]) for row in upright])
+        left = np.nonzero(view.zone == MELD)[0][0]
+        turned = view.sideways.copy()
+        turned[left] = True  # (its box still tall)
+        view = replace(view, sideways=turned)
+        s.events += s.tracker._emit(s.tracker._observe(view, frame, frame / 30), frame, frame / 30).events
+
+    for frame in range(6, 6 + 2 * TrackerConfig().meld_turn_margin - 1):
+        read(frame)
+    assert not [e for e in s.events if e.type == "retract"]
+    read(20)
+    (fix,) = [e for e in s.events if e.type == "retract"]
+    assert (fix.target_type, fix.laid.sideways, fix.reason) == ("pon", [0], "meld reread")
+    checker = s.tracker.checker
+    assert "meld_orientation" not in [a.code for a in checker.held + checker.alerts]
+
+
 def test_a_chi_boxed_twice_while_laid_is_read_as_its_three_tiles():
     # the sample clip's chi of 6p with 4p 5p, read as the hand left it: the 4p boxed twice (once as
     # 2p), a box straddling 4p and 5p read as a sideways 5p, the 4p itself unsure. One detection
