@@ -57,7 +57,9 @@ def _plays_read_surely(history: list, wanted: set[str]) -> list:
         if e.type == "retract" or i in gone:
             continue
         now = as_corrected(e, history)
-        if e.type == "dahai" and (tiles.deaka(e.pai) in wanted) != (tiles.deaka(now.pai) in wanted):
+        # (an unread face, ``?``, is no reading of another kind)
+        read = e.type == "dahai" and tiles.UNKNOWN not in (e.pai, now.pai)
+        if read and (tiles.deaka(e.pai) in wanted) != (tiles.deaka(now.pai) in wanted):
             now = now.model_copy(update={"pai": tiles.UNKNOWN})
         plays.append(now)
     return plays

@@ -94,7 +94,7 @@ def _pon_read_unsurely(kakan, situation: Situation) -> bool:
     added to it named no pon: a false 错杠)."""
     kind = tiles.deaka(kakan.pai)
     for e in situation.history:
-        meld = situation.table.call_meld(e.actor, e.frame) if e.type == "pon" else None
+        meld = situation.table.meld_of(e) if e.type == "pon" else None
         if meld is not None and e.actor == kakan.actor and meld.type == "pon":  # (not made a kakan, a chi)
             pon = as_corrected(e, situation.history)
             _, up = meld_as_read(pon, [pon.pai, *pon.consumed])

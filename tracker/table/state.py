@@ -111,6 +111,7 @@ class TableState:
         self._draw_closed: tuple = (None, None)  # (seat, discard) the last draw closed
         self._expect_replacement: int | None = None
         self._calls: dict[tuple[int, int], Meld] = {}  # (seat, frame) of a call -> its meld
+        self._call_melds: list[tuple[Any, Meld]] = []  # each call event and its meld (frames may be None)
         self._discards: dict[tuple[int, int], RiverSlot] = {}  # (seat, frame) of a seen discard -> its slot
         # (seat, frame) of the last draw -> (its tile, the discard it closed, that one's frame): a
         # camera may take it back (a call took that discard first)
@@ -272,6 +273,7 @@ class TableState:
         self.seats[e.actor].melds.append(meld)
         self.seats[e.actor].discarded_last = False
         self._calls[(e.actor, e.frame)] = meld  # a correction names it so
+        self._call_melds.append((e, meld))
         self.actor = e.actor
 
     def _on_kakan(self, e: ev.Kakan) -> None:
@@ -360,6 +362,11 @@ class TableState:
     def call_meld(self, seat: int, frame: int) -> Meld | None:
         """The meld the call of ``seat`` emitted at ``frame`` made this kyoku, as it lies now."""
         return self._calls.get((seat, frame))
+
+    def meld_of(self, call: Any) -> Meld | None:
+        """The meld the call event ``call`` made this kyoku, as it lies now (found by the event
+        itself: a record's calls without frames share one (seat, frame) key)."""
+        return next((m for c, m in self._call_melds if c is call), None)
 
     def _relay(self, actor: int, meld: Meld, e: ev.Retract) -> None:
         """Lay ``meld`` out again as corrected by ``e`` (its tiles, its type); a correction that

@@ -113,6 +113,14 @@ def test_a_passed_tile_the_camera_read_again_as_another_or_took_back_is_no_furit
     assert found(feed(stream, RIICHI)) == [("false_win", 0, "chombo")]
 
 
+def test_a_passed_tile_first_read_unknown_then_read_as_a_wait_is_furiten():
+    # a discard the camera could not read at first ("?"), read again as 4s: one reading only, of a
+    # waited kind (no other kind was ever read there): the riichi ron on 4s is furiten
+    fix = ev.Retract(target_type="dahai", target_frame=50, actor=1, pai="4s", reason="tile reread")
+    stream = opening(riichi=True) + draw(1, "?", frame=50) + [fix] + draw(2, "P") + draw(3, "4s")
+    assert found(feed(stream + [ev.Hora(actor=0, target=3)], RIICHI)) == [("false_win", 0, "chombo")]
+
+
 def test_a_dead_hand_cannot_win():
     short = [ev.HandCount(actor=0, count=12)]  # seen at two moments: the count is evidence
     stream = opening() + short + draw(1, "P") + short + draw(2, "P") + draw(3, "4s")

@@ -148,6 +148,33 @@ def test_a_kakan_of_another_kind_on_a_pon_whose_faces_were_read_unsurely_is_no_w
     assert kakan_on(unsure, made_a_kan_first=True) == [("invalid_meld", 2)]
 
 
+def test_a_kakan_on_an_unsure_pon_is_no_wrong_kan_when_another_pon_of_its_seat_was_made_a_kan():
+    # a record without frames (every call keyed (seat, None)): the seat's later pon of 1s, made a
+    # kakan, is not the unsure pon of 7m; that one is still a pon, so the 8m added names it
+    from rules_check.checker import RulesChecker
+
+    unsure = ev.MeldPlacement(tiles=["?", "7m", "?"], sideways=[1], unsure=[1])
+    stream = start(CHI_HANDS) + draw(0, "7m")
+    stream += [ev.Pon(actor=2, target=0, pai="7m", consumed=["7m", "7m"], laid=unsure)]
+    stream += [ev.Dahai(actor=2, pai="W", tsumogiri=False)]
+    stream += draw(3, "1s")
+    stream += [ev.Pon(actor=2, target=3, pai="1s", consumed=["1s", "1s"])]
+    stream += [ev.Dahai(actor=2, pai="S", tsumogiri=False)]
+    stream += draw(3, "5m") + draw(0, "6m") + draw(1, "3p")
+    stream += [ev.Tsumo(actor=2, pai="N"), ev.Kakan(actor=2, pai="1s", consumed=["1s", "1s", "1s"])]
+    stream += [
+        ev.Dora(dora_marker="2p"),
+        ev.Tsumo(actor=2, pai="N"),
+        ev.Dahai(actor=2, pai="N", tsumogiri=True),
+    ]
+    stream += draw(3, "5m") + draw(0, "6m") + draw(1, "3p")
+    stream += [ev.Tsumo(actor=2, pai="8m"), ev.Kakan(actor=2, pai="8m", consumed=["7m", "7m", "7m"])]
+    checker = RulesChecker(MLEAGUE)
+    checker.feed_all(stream)
+    assert checker.state_errors == ["kakan: seat 2 adds 8m to a pon it does not have"]
+    assert [(a.code, a.seat) for a in checker.alerts if a.code == "invalid_meld"] == []
+
+
 def _reread(kind: str, laid: list[str]) -> list[tuple]:
     """A camera's pon of ``kind`` by seat 1 at frame 40, laid with two tiles unread, read again at
     frame 80 as ``laid``: the alerts, (code, seat, frame)."""
