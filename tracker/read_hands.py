@@ -9,7 +9,7 @@ from typing import NamedTuple
 import numpy as np
 
 from tracker import events as ev
-from tracker.kyoku import EventFactory, Kyoku, at_frame, in_turn, next_to_draw, take_back_draw
+from tracker.kyoku import EventFactory, Kyoku, at_frame, in_turn, next_to_draw
 from tracker.lift_model import LiftEvidence, LiftModel, lift_features, lift_step
 from tracker.readings import drawn_apart, one_per_place, pick_code, row_holes, standing_row
 from tracker.results import WINNING_COUNT, judge_result, shown_count
@@ -576,8 +576,6 @@ class HandReader:
         if ron:
             src_edge, src_index = k.last_discard
             pai = pick_code(k.rivers[src_edge][src_index].votes)
-            if k.drew[e]:  # (``_drew_with_the_discard``)
-                take_back_draw(k, e, out, "a hand reaching for the discard it won on (ron)")
             k.ron_on, k.ron_at = (src_edge, pai), self._frame
             out.append(
                 lambda seat, e=e, s=src_edge, p=pai, h=hand: ev.Hora(
@@ -612,22 +610,12 @@ class HandReader:
         """Does edge ``e`` hold a tile it drew (its draw read, or a tile set apart in its row when
         it is its turn to play: to draw, or to discard after its call)? Asked as its hand lies
         open: a tile apart first seen just before is the hand being laid down."""
-        return (k.drew[e] and not self._drew_with_the_discard(k, e)) or (
+        return k.drew[e] or (
             k.armed[e] is not None
             and in_turn(k, e)
             and not self._armed_before_last_discard(k, e)
             and self._frame - k.apart_since[e] > self.cfg.hand_opening_frames
         )
-
-    def _drew_with_the_discard(self, k: Kyoku, e: int) -> bool:
-        """Was ``e``'s draw read on the read that confirmed another seat's last discard, its hand
-        laid open within ``hand_opening_frames`` of it? Then it reached for that discard (ron): a
-        draw starts after the discard lands (sets 4 and 7's t6-ranked_game 2046, a ron read as
-        tsumo; a tsumo shown took 17-19 frames after its draw on every clip)."""
-        if k.last_discard is None or k.last_discard[0] == e:
-            return False
-        landed = k.rivers[k.last_discard[0]][k.last_discard[1]].frame
-        return k.drew_at[e] <= landed and self._frame - k.drew_at[e] <= self.cfg.hand_opening_frames
 
     @staticmethod
     def _no_replacement(src: int, frame: int) -> EventFactory:

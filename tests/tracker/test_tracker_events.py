@@ -1962,34 +1962,6 @@ def test_a_tile_apart_first_seen_as_the_hand_is_laid_open_is_no_draw():
     assert [(e.actor, e.target) for e in hora] == [(2, 2)]
 
 
-def test_a_draw_read_with_the_discard_it_follows_then_the_hand_laid_open_is_a_ron():
-    # sets 4 and 7's t6-ranked_game 2046: the next seat's row read a tile long on the read that
-    # confirmed its kamicha's 9p (a draw read then), its hand open 4 frames later: the winner
-    # reaching for the discard (ron), not a draw (a draw starts after the discard lands)
-    def win(drawn_at: int, opened_at: int) -> list:
-        s = _started()
-        first = (0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "1m", False)
-        nine = (1, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "9s", False)
-        s.read(_rows([first], {}), 10)
-        s.read(_rows([first], {}), 11)
-        s.read(_rows([first, nine], {}), 15)
-        s.read(_rows([first, nine], {2: _hand(2, 13, drawn=drawn_at == 16)}), 16)
-        if drawn_at > 16:
-            s.read(_rows([first, nine], {2: _hand(2, 13, drawn=True)}), drawn_at)
-        assert s.tracker.kyoku.drew[2]
-        s.read(_rows([first, nine], {2: _open_hand(2, "123m456p789s11z999s")}), opened_at)
-        assert not s.tracker.state_errors
-        back = [e.target_frame for e in s.events if e.type == "retract" and e.target_type == "tsumo"]
-        record = [(e.type, e.actor) for e in apply_retractions(s.events) if e.type in ("tsumo", "hora")]
-        return [(e.actor, e.target) for e in s.events if e.type == "hora"], back, record[-2:]
-
-    assert win(drawn_at=16, opened_at=20) == ([(2, 1)], [16], [("tsumo", 1), ("hora", 2)])
-    # a draw read after the discard's read, however soon before the hand opens, is a tsumo
-    assert win(drawn_at=25, opened_at=29)[0] == [(2, 2)]
-    # (and one read with it, the hand opened long after)
-    assert win(drawn_at=16, opened_at=16 + TrackerConfig().hand_opening_frames + 10)[0] == [(2, 2)]
-
-
 def test_a_stray_box_at_a_rows_end_the_pixels_do_not_see_is_no_draw_either():
     # the pixel measure sees seat 2's row plain (13) on every read, the detections a stray
     # low-confidence box at its end (a tile apart) since before seat 1's 9s: that look must not
