@@ -691,9 +691,9 @@ def _others_discard(s: _Script, river: list, rows, plays: tuple, frame: int) -> 
         s.read(rows(), frame + 2 * i + 1)
 
 
-def test_a_tile_on_a_pon_read_out_of_its_seats_turn_is_no_kakan_until_its_turn():
-    # set 3 hanchan-jansou-3 16816: a box over a call's sideways tile read just after the caller
-    # discarded: a phantom kakan, then a false dora_not_flipped
+def _pon_and_its_discard() -> tuple:
+    """Edge 0 pons edge 3's 6p (sideways at the left) and discards a 9s (frames 6-7): (the
+    script, the pon's meld rows, the river rows)."""
     s = _call_from_left("6p")
     pon = _laid(*[("6p", i == 0, 0.9) for i in range(3)])
     _lay_meld(s, pon)
@@ -701,6 +701,13 @@ def test_a_tile_on_a_pon_read_out_of_its_seats_turn_is_no_kakan_until_its_turn()
     river = [(0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "9s", False)]  # the caller's discard
     for frame in (6, 7):
         s.read(_table(river) + meld, frame)
+    return s, meld, river
+
+
+def test_a_tile_on_a_pon_read_out_of_its_seats_turn_is_no_kakan_until_its_turn():
+    # set 3 hanchan-jansou-3 16816: a box over a call's sideways tile read just after the caller
+    # discarded: a phantom kakan, then a false dora_not_flipped
+    s, meld, river = _pon_and_its_discard()
     added = [(0, MELD, *_added("6p", 0.9)[:4])]
     for frame in (8, 9, 10):
         s.read(_table(river) + meld + added, frame)
@@ -717,19 +724,19 @@ def test_a_tile_on_a_pon_read_out_of_its_seats_turn_is_no_kakan_until_its_turn()
     assert kinds[2:] == [("dahai", 2), ("dahai", 3), ("dahai", 0), ("kakan", 1)]
 
 
+def _pon_then_its_turn_again() -> tuple:
+    """``_pon_and_its_discard``, then edges 1, 2 and 3 discard: edge 0's turn again."""
+    s, meld, river = _pon_and_its_discard()
+    _others_discard(s, river, lambda: _table(river) + meld, ((1, 0, "1p"), (2, 0, "2p"), (3, 1, "3p")), 22)
+    return s, meld, river
+
+
 def test_a_tile_on_a_pon_glimpsed_with_its_seats_discard_is_no_kakan():
     # set 4's hanchan-jansou-1 14421 (and set 2's hanchan-jansou-3 11077, set 3's 17502): on its
     # turn the caller discards; a box over its pon's sideways tile is first seen as that discard
     # lies in its river, the two confirmed on one read: the discarding hand, not a kakan (one is
     # added before its seat's discard), then a false dora_not_flipped
-    s = _call_from_left("6p")
-    pon = _laid(*[("6p", i == 0, 0.9) for i in range(3)])
-    _lay_meld(s, pon)
-    meld = [(0, MELD, *row[:4]) for row in pon]
-    river = [(0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "9s", False)]  # the caller's discard
-    for frame in (6, 7):
-        s.read(_table(river) + meld, frame)
-    _others_discard(s, river, lambda: _table(river) + meld, ((1, 0, "1p"), (2, 0, "2p"), (3, 1, "3p")), 22)
+    s, meld, river = _pon_then_its_turn_again()
     added = [(0, MELD, *_added("6p", 0.9)[:4])]
     river.append((0, RIVER, tl.RIVER_LEFT + 39, tl.RIVER_ROW0_V, "5s", False))  # its next discard
     for frame in range(30, 36):
@@ -744,14 +751,7 @@ def test_a_box_beside_a_pons_sideways_tile_on_its_row_is_no_kakan():
     # set 3's hanchan-jansou-3 17502: on its seat's turn, a call's sideways tile boxed again 14 mm
     # along the row from where it was first read, on its row, was read as a kakan, then a false
     # dora_not_flipped. A kakan's tile lies toward the centre, on the sideways tile
-    s = _call_from_left("6p")
-    pon = _laid(*[("6p", i == 0, 0.9) for i in range(3)])
-    _lay_meld(s, pon)
-    meld = [(0, MELD, *row[:4]) for row in pon]
-    river = [(0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "9s", False)]  # the caller's discard
-    for frame in (6, 7):
-        s.read(_table(river) + meld, frame)
-    _others_discard(s, river, lambda: _table(river) + meld, ((1, 0, "1p"), (2, 0, "2p"), (3, 1, "3p")), 22)
+    s, meld, river = _pon_then_its_turn_again()
     again = [(0, MELD, _PLACES[0][0] + 14, _PLACES[0][1] + 6, "6p", True)]  # (the sideways one)
     for frame in (28, 29, 30):
         s.read(_table(river) + meld[1:] + again, frame)
@@ -935,18 +935,25 @@ def _river(edge: int, col: int, code: str) -> tuple:
     return (edge, RIVER, tl.RIVER_LEFT + 13 + 26 * col, tl.RIVER_ROW0_V, code, False)
 
 
+def _go_round(last: str) -> tuple:
+    """Edges 3 (the dealer), 0, 1 and 2 discard 9m, 1p, 5s and ``last`` (frames 2-9, each seen
+    twice): (the script, those river rows)."""
+    s = _Script()
+    played = [_river(3, 0, "9m"), _river(0, 0, "1p"), _river(1, 0, "5s"), _river(2, 0, last)]
+    s.read(_table(), 1)
+    for i in range(len(played)):
+        for frame in (2 + 2 * i, 3 + 2 * i):
+            s.read(_table(played[: i + 1]), frame)
+    return s, played
+
+
 def _chi_after_a_late_discard(lost: bool, both_gone: bool = False, laid_kinds=("6p", "4p", "5p")):
     """A go-round from edge 3 (the dealer) to edge 2, then edge 3 discards a 6p; edge 2's 9p is
     read after it (late: set 4's mleague hanchan 10109). Edge 0 lays 6p 4p 5p, 6p sideways,
     while edge 2's 9p still lies; edge 3's 6p is gone from its river for one read, or
     (``lost``) long enough to be taken back first; edge 2's 9p out of view too as the tiles are
     laid (``both_gone``); ``laid_kinds`` as read. The script."""
-    s = _Script()
-    played = [_river(3, 0, "9m"), _river(0, 0, "1p"), _river(1, 0, "5s"), _river(2, 0, "C")]
-    s.read(_table(), 1)
-    for i in range(len(played)):
-        for frame in (2 + 2 * i, 3 + 2 * i):
-            s.read(_table(played[: i + 1]), frame)
+    s, played = _go_round("C")
     for frame in (10, 11):
         s.read(_table([*played, _river(3, 1, "6p")]), frame)
     rest = [*played, _river(2, 1, "9p")]  # (edge 3's 6p in the caller's hand from now)
@@ -1018,12 +1025,7 @@ def test_a_call_takes_a_discard_never_seen_of_the_seat_its_sideways_tile_names_t
     # saw lie (called 18 frames after); toimen's 9p, discarded before that draw, still lies.
     # The chi took kamicha's discard, told now from the call's sideways tile (it had been read
     # as a pon of toimen's 9p, the draw taken back: a false meld_orientation)
-    s = _Script()
-    played = [_river(3, 0, "9m"), _river(0, 0, "1p"), _river(1, 0, "5s"), _river(2, 0, "9p")]
-    s.read(_table(), 1)
-    for i in range(len(played)):
-        for frame in (2 + 2 * i, 3 + 2 * i):
-            s.read(_table(played[: i + 1]), frame)
+    s, played = _go_round("9p")
     s.read(_walls() + played + [r for e in range(4) for r in _hand(e, 13, drawn=e == 3)], 10)
     laid = _laid(("6p", True, 0.9), ("4p", False, 0.9), ("5p", False, 0.9))
     for frame in (11, 12):
@@ -1042,12 +1044,7 @@ def test_a_call_takes_a_discard_never_seen_of_the_seat_its_sideways_tile_names_t
 def test_a_call_whose_sideways_tile_names_another_seat_takes_the_last_discard_when_that_left():
     # the same play, the sideways tile in the middle (toimen, edge 2), edge 2's 9p gone as the
     # chi is laid: the last discard read is the one taken; the layout is the checker's
-    s = _Script()
-    played = [_river(3, 0, "9m"), _river(0, 0, "1p"), _river(1, 0, "5s"), _river(2, 0, "C")]
-    s.read(_table(), 1)
-    for i in range(len(played)):
-        for frame in (2 + 2 * i, 3 + 2 * i):
-            s.read(_table(played[: i + 1]), frame)
+    s, played = _go_round("C")
     for frame in (10, 11):
         s.read(_table([*played, _river(3, 1, "6p"), _river(2, 1, "9p")]), frame)
     laid = _laid(("9p", False, 0.9), ("9p", True, 0.9), ("9p", False, 0.9))

@@ -118,61 +118,53 @@ def test_a_kakan_added_to_a_pon_laid_wrong_is_not_a_second_irregularity():
     assert [(a.seat, a.penalty) for a in melds] == [(2, "dead_hand")] and "错碰" in melds[0].message
 
 
+def _8m_added_after_a_pon_of_7m(
+    laid: ev.MeldPlacement, kan_first: str | None = None, other_pon: bool = False
+):
+    """Seat 2 pons 7m laid as ``laid`` (and then, ``other_pon``, a 1s); a go-round; a kakan of
+    ``kan_first`` first if given (7m: on that pon; 1s: on the other) and another go-round; then
+    an 8m added (kakan). The checker's (invalid_meld alerts as (code, seat), state errors)."""
+    from rules_check.checker import RulesChecker
+
+    stream = start(CHI_HANDS) + draw(0, "7m")
+    stream += [ev.Pon(actor=2, target=0, pai="7m", consumed=["7m", "7m"], laid=laid)]
+    stream += [ev.Dahai(actor=2, pai="W", tsumogiri=False)]
+    if other_pon:
+        stream += draw(3, "1s") + [ev.Pon(actor=2, target=3, pai="1s", consumed=["1s", "1s"])]
+        stream += [ev.Dahai(actor=2, pai="S", tsumogiri=False)]
+    round_ = draw(3, "5m") + draw(0, "6m") + draw(1, "3p")
+    stream += round_
+    if kan_first is not None:
+        stream += [
+            ev.Tsumo(actor=2, pai=kan_first),
+            ev.Kakan(actor=2, pai=kan_first, consumed=[kan_first] * 3),
+        ]
+        stream += [ev.Dora(dora_marker="2p"), *draw(2, "N"), *round_]
+    stream += [ev.Tsumo(actor=2, pai="8m"), ev.Kakan(actor=2, pai="8m", consumed=["7m", "7m", "7m"])]
+    checker = RulesChecker(MLEAGUE)
+    checker.feed_all(stream)
+    return [(a.code, a.seat) for a in checker.alerts if a.code == "invalid_meld"], checker.state_errors
+
+
+_UNSURE_7M = ev.MeldPlacement(tiles=["?", "7m", "?"], sideways=[1], unsure=[1])
+
+
 def test_a_kakan_of_another_kind_on_a_pon_whose_faces_were_read_unsurely_is_no_wrong_kan():
     # set 3's t6-chankan 1546: a pon of 6s whose called tile the river read 9p, its faces unread or
     # read unsurely; the 6s added to it (kakan) named no pon: a false 错杠. Read surely as 9p, the
     # pon's faces are evidence: a 6s added to it is one
-    from rules_check.checker import RulesChecker
-
-    def kakan_on(laid: ev.MeldPlacement, made_a_kan_first: bool = False) -> list[tuple]:
-        stream = start(CHI_HANDS) + draw(0, "7m")
-        stream += [ev.Pon(actor=2, target=0, pai="7m", consumed=["7m", "7m"], laid=laid)]
-        stream += [ev.Dahai(actor=2, pai="W", tsumogiri=False)]
-        stream += draw(3, "5m") + draw(0, "6m") + draw(1, "3p")
-        if made_a_kan_first:  # (its own kakan, of its kind: it is a pon no more)
-            stream += [ev.Tsumo(actor=2, pai="7m"), ev.Kakan(actor=2, pai="7m", consumed=["7m", "7m", "7m"])]
-            stream += [
-                ev.Dora(dora_marker="1s"),
-                ev.Tsumo(actor=2, pai="N"),
-                ev.Dahai(actor=2, pai="N", tsumogiri=True),
-            ]
-            stream += draw(3, "5m") + draw(0, "6m") + draw(1, "3p")
-        stream += [ev.Tsumo(actor=2, pai="8m"), ev.Kakan(actor=2, pai="8m", consumed=["7m", "7m", "7m"])]
-        checker = RulesChecker(MLEAGUE)
-        checker.feed_all(stream)
-        return [(a.code, a.seat) for a in checker.alerts if a.code == "invalid_meld"]
-
-    unsure = ev.MeldPlacement(tiles=["?", "7m", "?"], sideways=[1], unsure=[1])
-    assert kakan_on(unsure) == []
-    assert kakan_on(ev.MeldPlacement(tiles=["7m", "7m", "7m"], sideways=[1])) == [("invalid_meld", 2)]
-    assert kakan_on(unsure, made_a_kan_first=True) == [("invalid_meld", 2)]
+    assert _8m_added_after_a_pon_of_7m(_UNSURE_7M)[0] == []
+    sure = ev.MeldPlacement(tiles=["7m", "7m", "7m"], sideways=[1])
+    assert _8m_added_after_a_pon_of_7m(sure)[0] == [("invalid_meld", 2)]
+    # (its own kakan of its kind first: it is a pon no more)
+    assert _8m_added_after_a_pon_of_7m(_UNSURE_7M, kan_first="7m")[0] == [("invalid_meld", 2)]
 
 
 def test_a_kakan_on_an_unsure_pon_is_no_wrong_kan_when_another_pon_of_its_seat_was_made_a_kan():
     # a record without frames (every call keyed (seat, None)): the seat's later pon of 1s, made a
     # kakan, is not the unsure pon of 7m; that one is still a pon, so the 8m added names it
-    from rules_check.checker import RulesChecker
-
-    unsure = ev.MeldPlacement(tiles=["?", "7m", "?"], sideways=[1], unsure=[1])
-    stream = start(CHI_HANDS) + draw(0, "7m")
-    stream += [ev.Pon(actor=2, target=0, pai="7m", consumed=["7m", "7m"], laid=unsure)]
-    stream += [ev.Dahai(actor=2, pai="W", tsumogiri=False)]
-    stream += draw(3, "1s")
-    stream += [ev.Pon(actor=2, target=3, pai="1s", consumed=["1s", "1s"])]
-    stream += [ev.Dahai(actor=2, pai="S", tsumogiri=False)]
-    stream += draw(3, "5m") + draw(0, "6m") + draw(1, "3p")
-    stream += [ev.Tsumo(actor=2, pai="N"), ev.Kakan(actor=2, pai="1s", consumed=["1s", "1s", "1s"])]
-    stream += [
-        ev.Dora(dora_marker="2p"),
-        ev.Tsumo(actor=2, pai="N"),
-        ev.Dahai(actor=2, pai="N", tsumogiri=True),
-    ]
-    stream += draw(3, "5m") + draw(0, "6m") + draw(1, "3p")
-    stream += [ev.Tsumo(actor=2, pai="8m"), ev.Kakan(actor=2, pai="8m", consumed=["7m", "7m", "7m"])]
-    checker = RulesChecker(MLEAGUE)
-    checker.feed_all(stream)
-    assert checker.state_errors == ["kakan: seat 2 adds 8m to a pon it does not have"]
-    assert [(a.code, a.seat) for a in checker.alerts if a.code == "invalid_meld"] == []
+    alerts, errors = _8m_added_after_a_pon_of_7m(_UNSURE_7M, kan_first="1s", other_pon=True)
+    assert errors == ["kakan: seat 2 adds 8m to a pon it does not have"] and alerts == []
 
 
 def _reread(kind: str, laid: list[str]) -> list[tuple]:
