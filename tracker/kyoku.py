@@ -228,6 +228,14 @@ def take_back_draw(k: Kyoku, e: int, out: list, reason: str) -> None:
     )
 
 
+def give_back_discard(slot: Slot, e: int, out: list, reason: str) -> None:
+    """Edge ``e``'s discard at ``slot``, taken back as gone, was there after all: a ``retract`` of
+    that retraction (the record keeps the discard)."""
+    at = slot.lost_at
+    out.append(lambda seat: ev.Retract(target_type="retract", target_frame=at, actor=seat(e), reason=reason))
+    slot.lost_at = None
+
+
 def in_turn(k: Kyoku, e: int) -> bool:
     """Is the play edge ``e``'s: it drew, it called or made a kan and has not discarded, or it is
     next to draw (its draw may be unseen)?"""

@@ -11,7 +11,7 @@ import numpy as np
 from rules_check.checks.invalid_meld import is_set
 from tracker import events as ev
 from tracker import tiles
-from tracker.kyoku import Call, Kyoku, MeldTile, Slot, disarm, in_turn, take_back_draw
+from tracker.kyoku import Call, Kyoku, MeldTile, Slot, disarm, give_back_discard, in_turn, take_back_draw
 from tracker.melds import (
     chi_from,
     declared,
@@ -425,14 +425,8 @@ class MeldReader:
             return False
         src_edge, src_index = source
         slot = k.rivers[src_edge][src_index]
-        if slot.lost_at is not None:
-            # taken back as gone before the call was read: the call took it, the record keeps it
-            out.append(
-                lambda seat, f=slot.lost_at: ev.Retract(
-                    target_type="retract", target_frame=f, actor=seat(src_edge), reason="a call took it"
-                )
-            )
-            slot.lost_at = None
+        if slot.lost_at is not None:  # taken back as gone before the call was read: the call took it
+            give_back_discard(slot, src_edge, out, "a call took it")
         slot.present = False
         self._draws_beaten_by_call(k, slot, out)
         called = slot.overruled or pick_code(slot.votes)  # (a fifth copy's read overruled: tracker.copies)

@@ -12,7 +12,7 @@ import numpy as np
 from tracker import events as ev
 from tracker import tiles
 from tracker.copies import Look, within_four
-from tracker.kyoku import EventFactory, Kyoku, Slot, at_frame, disarm
+from tracker.kyoku import EventFactory, Kyoku, Slot, at_frame, disarm, give_back_discard
 from tracker.melds import WIDE_GAP_MM, seen_before
 from tracker.readings import TILE_H, TILE_W, one_per_tile, pick_code
 from tracker.table.layout import RIVER_ROW
@@ -205,12 +205,7 @@ class RiverReader:
                 and sum(s.lost_at == slot.lost_at for s in k.rivers[e]) == 1
             ):
                 slot.present, slot.misses, slot.votes = True, 0, slot.votes + votes
-                out.append(
-                    lambda seat, f=slot.lost_at: ev.Retract(
-                        target_type="retract", target_frame=f, actor=seat(e), reason="tile seen again"
-                    )
-                )
-                slot.lost_at = None
+                give_back_discard(slot, e, out, "tile seen again")
                 return True
         return False
 

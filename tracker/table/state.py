@@ -108,10 +108,8 @@ class TableState:
         # taken the one before it; that one is then callable too (``_late_prior``)
         self._latest: tuple = (None, None)
         self._late_prior: tuple[int, int] | None = None
-        self._draw_closed: tuple = (None, None)  # (seat, discard) the last draw closed
         self._expect_replacement: int | None = None
-        self._calls: dict[tuple[int, int], Meld] = {}  # (seat, frame) of a call -> its meld
-        self._call_melds: list[tuple[Any, Meld]] = []  # each call event and its meld (frames may be None)
+        self._call_melds: list[tuple[Any, Meld]] = []  # each call event and its meld
         self._discards: dict[tuple[int, int], RiverSlot] = {}  # (seat, frame) of a seen discard -> its slot
         # (seat, frame) of the last draw -> (its tile, the discard it closed, that one's frame): a
         # camera may take it back (a call took that discard first)
@@ -147,9 +145,11 @@ class TableState:
             raise StateError(f"no handler for event type {event.type!r}")
         if event.type not in ("start_game", "start_kyoku", "end_game") and not self.in_kyoku:
             raise StateError(f"{event.type} outside a kyoku")
-        if event.type in _PLAYS_AFTER_A_DRAW:
-            self._last_draw = None  # a draw played on is no longer taken back
-        handler(event)
+        try:
+            handler(event)  # (a discard reads the draw it follows: ``_on_dahai``)
+        finally:
+            if event.type in _PLAYS_AFTER_A_DRAW:
+                self._last_draw = None  # a draw played on is no longer taken back
         if self.in_kyoku or event.type == "end_kyoku":
             self.kyoku_events.append(event)
 
@@ -189,7 +189,6 @@ class TableState:
         self._expect_replacement = None
         closed = None if replacement else (self.last_discard, self._last_discard_frame)
         self._last_draw = ((e.actor, e.frame), e.pai, *closed) if closed else None
-        self._draw_closed = (e.actor, closed[0]) if closed else (None, None)
         if e.frame is None or e.frame != self._last_discard_frame:
             self._close_last_discard()
         else:  # the next turn, read on the same frame as the discard: it stays callable
@@ -210,10 +209,10 @@ class TableState:
         seat.discarded_last = True
         if e.frame is not None:
             self._discards[(e.actor, e.frame)] = seat.river[-1]  # a correction names it so
-        drew, closed = self._draw_closed
-        self._latest = ((e.actor, e.frame), closed if drew == e.actor else self.last_discard)
+        drew = self._last_draw  # (cleared once this discard is applied: ``update``)
+        before = drew[2] if drew is not None and drew[0][0] == e.actor else self.last_discard
+        self._latest = ((e.actor, e.frame), before)
         self._late_prior = None
-        self._draw_closed = (None, None)
         self.last_discard = (e.actor, len(seat.river) - 1)
         self._last_discard_frame = e.frame
         self.actor = e.actor
@@ -272,8 +271,7 @@ class TableState:
         meld = Meld(kind, order, called=e.pai, source=e.target, sideways=sideways)
         self.seats[e.actor].melds.append(meld)
         self.seats[e.actor].discarded_last = False
-        self._calls[(e.actor, e.frame)] = meld  # a correction names it so
-        self._call_melds.append((e, meld))
+        self._call_melds.append((e, meld))  # a correction names it by (seat, frame)
         self.actor = e.actor
 
     def _on_kakan(self, e: ev.Kakan) -> None:
@@ -328,7 +326,7 @@ class TableState:
         if e.actor is None:
             return
         seat = self.seats[e.actor]
-        meld = self._calls.get((e.actor, e.target_frame))
+        meld = self.call_meld(e.actor, e.target_frame)
         slot = self._discards.get((e.actor, e.target_frame))
         if e.target_type in ("chi", "pon", "daiminkan") and e.corrects and meld is not None:
             self._relay(e.actor, meld, e)
@@ -353,7 +351,6 @@ class TableState:
         hand, the wall has it again and the discard it closed can be called."""
         (actor, _), pai, last, last_frame = self._last_draw
         self._last_draw = None
-        self._draw_closed = (None, None)  # (it closed nothing)
         self._take_from_hand(actor, [pai])
         self.seats[actor].drawn = None
         self.draws -= 1
@@ -361,7 +358,7 @@ class TableState:
 
     def call_meld(self, seat: int, frame: int) -> Meld | None:
         """The meld the call of ``seat`` emitted at ``frame`` made this kyoku, as it lies now."""
-        return self._calls.get((seat, frame))
+        return next((m for c, m in reversed(self._call_melds) if (c.actor, c.frame) == (seat, frame)), None)
 
     def meld_of(self, call: Any) -> Meld | None:
         """The meld the call event ``call`` made this kyoku, as it lies now (found by the event
