@@ -133,12 +133,10 @@ def fifth_copy(table: TableState, more: Iterable[str]) -> str | None:
     indicators), or None. Five copies mean a misreading somewhere: no evidence to judge on. Any
     kind counts, not only those of ``more``: a table read with a fifth copy of anything is read
     poorly right now (restricted to the judged tiles' kinds, the evaluation set gained one staged
-    错碰 and four false 错吃, all on tables showing a fifth copy of another kind). A river read the
-    tracker overruled this kyoku as a fifth copy (``Retract.fifth_copy``) counts too: the table
-    showed one, though the record now holds four."""
-    for e in reversed(table.kyoku_events):
-        if e.type == "retract" and e.fifth_copy is not None:
-            return e.fifth_copy
+    错碰 and four false 错吃, all on tables showing a fifth copy of another kind). Only the table
+    as read now: a river read the tracker overruled earlier as a fifth copy (``Retract.fifth_copy``)
+    silenced every later judgement of its kyoku, staged kuikae and 错碰 with it (sets 3 and 4,
+    2026-12-02), and no false alert came back without it."""
     seen = list(more)
     for seat in table.seats:
         seen += [slot.code for slot in seat.river if not slot.called_away]

@@ -232,7 +232,7 @@ class Retract(_Event):
     retraction as gone (the tile seen again where it lay): the retraction of a dahai made on that
     read by that seat. ``fifth_copy``: the kind a discard was read as that put a fifth copy of
     it on the table, corrected to ``pai`` (``tracker.copies``): the camera misread a tile in this
-    kyoku (``rules_check.hands.fifth_copy``). ``slot``: a discard's place corrected (its riichi
+    kyoku. ``slot``: a discard's place corrected (its riichi
     declaration tile, read upright as it landed, lying sideways when the riichi was read from its
     stick); a discard's corrections of its tile and of its place are kept together. The record is
     never rewritten in place: readers apply retractions (``apply_retractions``)."""

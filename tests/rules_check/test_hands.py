@@ -25,12 +25,10 @@ def test_a_fifth_copy_anywhere_on_the_table_makes_its_reading_no_evidence():
     assert fifth_copy(table, ["4m", "7m"]) == "E"
 
 
-def test_a_discard_the_tracker_overruled_as_a_fifth_copy_counts_as_one():
-    # the camera read a fifth E and the tracker recorded it as W: the table is still read poorly
-    table = _table(["E", "E", "4m"])
-    assert fifth_copy(table, []) is None
-    reread = ev.Retract(target_type="dahai", target_frame=0, actor=2, pai="W", reason="tile reread")
-    table.update(reread)
-    assert fifth_copy(table, []) is None
-    table.update(reread.model_copy(update={"fifth_copy": "E"}))
-    assert fifth_copy(table, []) == "E"
+def test_a_discard_the_tracker_overruled_as_a_fifth_copy_is_no_fifth_copy_once_read_as_four():
+    # the camera read a fifth E and the tracker recorded it as W: the table as read now holds four
+    # E, and a judgement later in the kyoku is not silenced by that old misreading
+    table = _table(["E", "E", "E", "4m"])
+    table.update(ev.Retract(target_type="dahai", target_frame=0, actor=3, pai="W", fifth_copy="E"))
+    assert fifth_copy(table, []) is None  # the dora E and three in the rivers: four
+    assert fifth_copy(table, ["E"]) == "E"

@@ -25,6 +25,18 @@ def test_chi_laid_with_a_tile_that_makes_no_run():
     assert found(feed(chi(["4s", "2s", "7s"]), MCR)) == [("invalid_meld", 1, "xianggong")]
 
 
+def test_a_fifth_copy_overruled_earlier_in_the_kyoku_does_not_silence_a_wrong_chi():
+    # a river tile read as a fifth 4m and recorded as its runner-up 4s: the table as read since
+    # holds four, and the chi laid with a 7s later is judged
+    laid = ev.MeldPlacement(tiles=["4s", "2s", "7s"], sideways=[0])
+    stream = framed(start(CHI_HANDS) + draw(0, "4s"))
+    overruled = ev.Retract(
+        target_type="dahai", target_frame=stream[-1].frame, actor=0, pai="4s", fifth_copy="4m"
+    )
+    stream += [overruled, ev.Chi(actor=1, target=0, pai="4s", consumed=["2s", "7s"], laid=laid)]
+    assert found(feed(stream)) == [("invalid_meld", 1, "dead_hand")]
+
+
 def test_a_tile_read_unsurely_is_no_evidence_until_read_surely():
     # a camera's chi with its third face read near another (``laid.unsure``): not judged on it
     def chi_read(unsure: list[int] | None) -> ev.Chi:

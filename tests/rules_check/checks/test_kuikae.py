@@ -97,6 +97,26 @@ def test_a_genbutsu_swap_that_makes_a_fifth_copy_is_a_misreading_not_a_kuikae():
     assert found(feed(pon_e("E"))) == []
 
 
+def test_a_fifth_copy_overruled_earlier_in_the_kyoku_does_not_silence_a_kuikae():
+    # set 4's kuikae-jansou-2-k2: a river E read as a fifth E early in the kyoku, recorded as its
+    # runner-up W; later a chi of 3p with 1p 2p and a 3p discarded, the table read with four of
+    # every kind or fewer: a swap (the old misreading is no sign that this one is)
+    stream = framed(
+        start_unseen(dora="E")
+        + draw(0, "?", "E", slot=(0, 0, False))
+        + draw(1, "?", "E", slot=(0, 0, False))
+        + draw(2, "?", "E", slot=(0, 0, False))
+        + draw(3, "?", "E", slot=(0, 0, False))
+    )
+    stream += [
+        ev.Retract(target_type="dahai", target_frame=stream[-1].frame, actor=3, pai="W", fifth_copy="E"),
+        *draw(0, "?", "3p", slot=(0, 1, False)),
+        ev.Chi(actor=1, target=0, pai="3p", consumed=["1p", "2p"]),
+        ev.Dahai(actor=1, pai="3p", tsumogiri=False, slot=SEEN_SLOT),
+    ]
+    assert found(feed(stream)) == [("kuikae", 1, "dead_hand")]
+
+
 def test_an_unread_discard_after_a_pon_with_an_unread_tile_is_no_kuikae():
     stream = start_unseen() + [
         ev.Tsumo(actor=0, pai="?"),
