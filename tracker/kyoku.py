@@ -56,20 +56,24 @@ class MeldTile:
     reads: Counter = field(default_factory=Counter)  # code -> reads that named it
     sure: Counter = field(default_factory=Counter)  # code -> ... surely (``MeldReader._sure_reads``)
     near: Counter = field(default_factory=Counter)  # (code, runner-up code) -> ... with that runner-up near
+    near_votes: Counter = field(default_factory=Counter)  # (code, runner-up code) -> its score summed there
     proven: set = field(default_factory=set)  # kinds its reads made evidence of (``unsure_faces``)
     sideways_reads: int = 0  # reads after the call that saw it lie sideways (angle and box agree)
     upright_reads: int = 0  # ... upright
     angle_turns: int = 0  # reads after the call whose angle said sideways, less those that said upright
     depths: list = field(default_factory=list)  # v mm of each read after the call (how deep it lies)
 
-    def note(self, code: str, confidence: float, sure: bool, near: str | None) -> None:
+    def note(
+        self, code: str, confidence: float, sure: bool, near: str | None, near_confidence: float = 0.0
+    ) -> None:
         """One read naming face ``code`` (not ``?``): its score, whether it was sure, and the
-        runner-up face (plain code) that scored near it, if one did."""
+        runner-up face (plain code) that scored near it, if one did, with that face's score."""
         self.votes[code] += confidence
         self.reads[code] += 1
         self.sure[code] += int(sure)
         if near is not None:
             self.near[(tiles.deaka(code), near)] += 1
+            self.near_votes[(tiles.deaka(code), near)] += near_confidence
 
 
 @dataclass

@@ -94,10 +94,12 @@ class TrackerConfig(BaseModel):
     meld_sure_ratio: float = 10.0
     meld_sure_share: float = 0.25
     # ... or once read this many times, this share of its reads naming one face, and fewer than
-    # meld_near_share of those with a runner-up near it that would make the call a set
+    # meld_near_share of those with a runner-up near it that would make the call a set (or those
+    # runners-up scoring under meld_near_weight of the face, summed over its reads)
     meld_settled_reads: int = 20
     meld_settled_share: float = 0.9
     meld_near_share: float = 0.1
+    meld_near_weight: float = 0.2
     # a tile on a pon's sideways one read less sure than this is no kakan yet (it is read again):
     # on the evaluation set the four kakans that were not were read at 0.07-0.29, the ten real
     # ones at 0.25-0.91 (chosen on that set: not blind)

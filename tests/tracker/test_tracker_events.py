@@ -604,6 +604,19 @@ def test_a_face_read_unsurely_but_never_near_the_sets_kind_is_evidence_once_sett
     assert s.tracker.checker.held + s.tracker.checker.alerts == []
 
 
+def test_a_settled_face_whose_near_runner_up_scores_a_small_share_of_it_is_evidence():
+    # set 3 t6-ryukyoku: a staged chi laid "5m 3m 6m", its 3m read 3m on 172 of 175 reads with a
+    # 7m (which would make the run) near it on 100, at a ninth of its score summed: a 3m. Near a
+    # quarter of its score (meld_near_weight 0.2), still a face the reader takes for the other
+    s = _pon_read_over(("3m", 0.6, "C", 0.08), 25)
+    (fix,) = [e for e in s.events if e.type == "retract"]
+    assert (fix.laid.tiles, fix.laid.unsure) == (["C", "3m", "C"], None)
+    assert [a.code for a in s.tracker.checker.held + s.tracker.checker.alerts] == ["invalid_meld"]
+    s = _pon_read_over(("3m", 0.6, "C", 0.15), 25)
+    assert not [e for e in s.events if e.type == "retract"]
+    assert s.tracker.checker.held + s.tracker.checker.alerts == []
+
+
 def test_the_faces_beside_a_tile_off_the_set_are_evidence_unless_near_its_kind():
     # set 2 t6-complex_nakis_0: a staged "S 4m S", its 4m read surely, its two S near other winds:
     # whatever wind they are, the call is no set (judged as laid); an S read near 4m is unsure
