@@ -60,8 +60,15 @@ def one_per_tile(
     return replace(out, u=u[idx]), doubled[idx]
 
 
+#: share of the narrower box's width along the row two boxes of one meld row may share and be two
+#: tiles: laid tiles never overlap, so boxes 18 mm apart (0.3 of 26) are one tile boxed twice
+#: (set 9's t6-complex_nakis_1 1719: a pon's middle tile boxed at 441 and 425 mm, 16 apart,
+#: made a fourth tile and the pon a daiminkan; at 0.4 they were two)
+MAX_OVERLAP = 0.3
+
+
 def one_per_place(
-    meld_row: TableView, max_overlap: float = 0.4, same_row_mm: float = 0.6 * TILE_W
+    meld_row: TableView, max_overlap: float = MAX_OVERLAP, same_row_mm: float = 0.6 * TILE_W
 ) -> TableView:
     """A meld area's (or an open hand's) tiles, one detection per place. Laid tiles never overlap
     (26 mm apart, 30.5 beside a sideways one), so a detection covering more than ``max_overlap``

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tracker.readings import TILE_H, TILE_W, one_per_place, one_per_tile, pick_code
+from tracker.readings import MAX_OVERLAP, TILE_H, TILE_W, one_per_place, one_per_tile, pick_code
 from tracker.tiles import class_id, parse
 from tracker.zones import MELD, RIVER, TableView
 
@@ -103,6 +103,19 @@ def test_a_meld_area_keeps_one_detection_per_place():
     )
 
 
+def test_one_tile_boxed_twice_a_few_mm_either_side_of_its_place_is_one_tile():
+    # set 9 t6-complex_nakis_1 1719 (low camera, real speed): a pon of P, its middle tile boxed at
+    # 441 and 425 mm, 16 apart: laid tiles lie 26 apart, so they are one tile (else a fourth P and
+    # a daiminkan)
+    pon = [(456.9, 392.6, "P", False, 0.64), (401.6, 397.1, "P", True, 0.57)]
+    twice = pon + [(441.1, 392.2, "P", False, 0.49), (425.4, 391.5, "P", False, 0.41)]
+    kept = sorted(one_per_place(_meld_row(twice)).u.tolist())
+    assert len(kept) == 3 and kept[0] == pytest.approx(401.6) and kept[-1] == pytest.approx(456.9)
+    # three tiles laid side by side, each box 4 mm off its place toward the next: still three
+    close = [(0.0, 390.0, "1m", False, 0.9), (22.0, 390.0, "1m", False, 0.8), (44.0, 390.0, "1m", False, 0.7)]
+    assert len(one_per_place(_meld_row(close))) == 3
+
+
 @settings(max_examples=200, deadline=None)
 @given(
     st.lists(
@@ -123,7 +136,7 @@ def test_one_per_place_keeps_what_a_greedy_pick_by_confidence_keeps(rows):
     for i in np.argsort(-row.confidence, kind="stable").tolist():
         clash = [
             min(row.u[i] + half[i], row.u[j] + half[j]) - max(row.u[i] - half[i], row.u[j] - half[j])
-            > 0.4 * 2 * min(half[i], half[j])
+            > MAX_OVERLAP * 2 * min(half[i], half[j])
             and abs(row.v[i] - row.v[j]) < 0.6 * TILE_W
             for j in kept
         ]
