@@ -722,9 +722,9 @@ def unsure_faces(laid: list[MeldTile], codes: list[str], cfg) -> list[int]:
     them), or those runners-up's scores summed under ``meld_near_weight`` of the face's (set 3
     t6-ryukyoku's staged "5m 3m 6m": 3m on 172 of 175 reads, a 7m near it on 100 of them at a
     ninth of its score; the honest calls' misread faces read on 90 % of their reads had the
-    true kind near them at 0.44 of theirs). Not evidence: faces read mostly near another, or
-    not read at all (a pon's unread tile filled with its kind, the called tile named by the
-    river).
+    true kind near them at 0.44 of theirs). Not evidence: faces read mostly near another that
+    scores close to them, or not read at all (a pon's unread tile filled with its kind, the
+    called tile named by the river).
 
     Of a call whose faces make no set, one face off the set (the others would make one without
     it) is what a tile laid wrong looks like; the faces beside it are evidence as well when no

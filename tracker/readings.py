@@ -60,11 +60,12 @@ def one_per_tile(
     return replace(out, u=u[idx]), doubled[idx]
 
 
-#: share of the narrower box's width along the row two boxes of one meld row may share and be two
-#: tiles: laid tiles never overlap, so boxes 18 mm apart (0.3 of 26) are one tile boxed twice
-#: (set 9's t6-complex_nakis_1 1719: a pon's middle tile boxed at 441 and 425 mm, 16 apart,
-#: made a fourth tile and the pon a daiminkan; at 0.4 they were two)
-MAX_OVERLAP = 0.3
+#: share of the narrower box's width along the row past which two boxes of one meld row are one
+#: tile boxed twice, whatever lies around them (laid tiles never overlap)
+MAX_OVERLAP = 0.4
+#: ... and past which they are one tile when the boxes either side of them lie too close for two
+#: tiles between them (``_squeezed_pairs``)
+SQUEEZED_OVERLAP = 0.2
 
 
 def one_per_place(
@@ -76,7 +77,9 @@ def one_per_place(
     laid, half covered): dropped. A kakan's added tile lies a tile's width closer to the centre
     (``v``) than the sideways tile it sits on, so only detections within ``same_row_mm`` across
     are compared. One (N, N) clash matrix; a detection is kept when no surer kept one clashes with
-    it, found by a few whole-array passes (a box straddling two tiles, itself dropped, must not drop them)."""
+    it, found by a few whole-array passes (a box straddling two tiles, itself dropped, must not
+    drop them). Then a pair of kept boxes overlapping by less, squeezed between two others with
+    room for one tile only, loses its less sure box (``_squeezed_pairs``)."""
     n = len(meld_row)
     if n < 2:
         return meld_row
@@ -86,7 +89,8 @@ def one_per_place(
         (u - half)[:, None], (u - half)[None]
     )
     narrower = 2.0 * np.minimum(half[:, None], half[None])
-    clash = (overlap > max_overlap * narrower) & (np.abs(v[:, None] - v[None]) < same_row_mm)
+    same_row = np.abs(v[:, None] - v[None]) < same_row_mm
+    clash = (overlap > max_overlap * narrower) & same_row
     rank = np.empty(n, np.int64)
     rank[np.argsort(-meld_row.confidence, kind="stable")] = np.arange(n)
     beaten = clash & (rank[None, :] < rank[:, None])  # [i, j]: a surer j clashes with i
@@ -96,7 +100,44 @@ def one_per_place(
         if np.array_equal(settled, keep):
             break
         keep = settled
+    close = (overlap > SQUEEZED_OVERLAP * narrower) & same_row
+    keep[_squeezed_pairs(u, v, half, rank, keep, close, same_row_mm)] = False
     return meld_row.select(keep)
+
+
+def _squeezed_pairs(
+    u: np.ndarray,
+    v: np.ndarray,
+    half: np.ndarray,
+    rank: np.ndarray,
+    keep: np.ndarray,
+    close: np.ndarray,
+    same_row_mm: float,
+) -> list[int]:
+    """The less sure box of each kept pair of row neighbours that overlap (``close``) and lie
+    between two kept boxes of their row nearer each other than halfway from one tile between
+    them to two: one tile boxed twice a few mm either side of its place (set 9's
+    t6-complex_nakis_1 1719: a pon's middle P boxed at 441 and 425 mm, 55 mm between the tiles
+    either side, room for one; read as two it made a fourth P and a daiminkan). A pair at a row's
+    end, with nothing beyond it to measure by, stays two (a tile boxed off its place is common:
+    9 mm on that read)."""
+    kept = np.nonzero(keep)[0]
+    kept = kept[np.argsort(u[kept], kind="stable")]
+    if len(kept) < 4:
+        return []
+    pairs = (
+        np.nonzero(close[kept[1:-2], kept[2:-1]])[0] + 1
+    )  # (positions in ``kept`` of each pair's left box)
+    dropped = []
+    for p in pairs.tolist():
+        a, b, left, right = kept[p], kept[p + 1], kept[p - 1], kept[p + 2]
+        if not (abs(v[left] - v[a]) < same_row_mm and abs(v[right] - v[b]) < same_row_mm):
+            continue  # (a kakan's added tile, deeper toward the centre, is no neighbour in the row)
+        one = half[left] + 2.0 * max(half[a], half[b]) + half[right]  # centre to centre, one tile between
+        two = one + 2.0 * min(half[a], half[b])  # ... two tiles between
+        if u[right] - u[left] < (one + two) / 2.0:
+            dropped.append(int(a if rank[a] > rank[b] else b))
+    return dropped
 
 
 def row_holes(u: np.ndarray, apart: bool, gap_mm: float = 8.0) -> int:

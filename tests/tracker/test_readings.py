@@ -10,7 +10,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tracker.readings import MAX_OVERLAP, TILE_H, TILE_W, one_per_place, one_per_tile, pick_code
+from tracker.readings import (
+    MAX_OVERLAP,
+    SQUEEZED_OVERLAP,
+    TILE_H,
+    TILE_W,
+    one_per_place,
+    one_per_tile,
+    pick_code,
+)
 from tracker.tiles import class_id, parse
 from tracker.zones import MELD, RIVER, TableView
 
@@ -105,15 +113,19 @@ def test_a_meld_area_keeps_one_detection_per_place():
 
 def test_one_tile_boxed_twice_a_few_mm_either_side_of_its_place_is_one_tile():
     # set 9 t6-complex_nakis_1 1719 (low camera, real speed): a pon of P, its middle tile boxed at
-    # 441 and 425 mm, 16 apart: laid tiles lie 26 apart, so they are one tile (else a fourth P and
-    # a daiminkan)
+    # 441 and 425 mm, 16 apart, with 55 mm between the tiles either side: room for one tile (else
+    # a fourth P and a daiminkan)
     pon = [(456.9, 392.6, "P", False, 0.64), (401.6, 397.1, "P", True, 0.57)]
     twice = pon + [(441.1, 392.2, "P", False, 0.49), (425.4, 391.5, "P", False, 0.41)]
-    kept = sorted(one_per_place(_meld_row(twice)).u.tolist())
-    assert len(kept) == 3 and kept[0] == pytest.approx(401.6) and kept[-1] == pytest.approx(456.9)
-    # three tiles laid side by side, each box 4 mm off its place toward the next: still three
-    close = [(0.0, 390.0, "1m", False, 0.9), (22.0, 390.0, "1m", False, 0.8), (44.0, 390.0, "1m", False, 0.7)]
-    assert len(one_per_place(_meld_row(close))) == 3
+    assert sorted(one_per_place(_meld_row(twice)).u.tolist()) == pytest.approx([401.6, 441.1, 456.9])
+    # that middle tile boxed once, 9 mm off its place toward its neighbour: still three tiles
+    assert len(one_per_place(_meld_row(pon + [(441.1, 392.2, "P", False, 0.49)]))) == 3
+    # two tiles side by side, each boxed 4.5 mm toward the other, between tiles with room for two
+    row = [(0.0, 390.0, "1m", False, 0.9), (30.5, 390.0, "1m", False, 0.8), (47.5, 390.0, "2m", False, 0.7)]
+    row += [(78.0, 390.0, "3m", False, 0.9)]
+    assert len(one_per_place(_meld_row(row))) == 4
+    # ... and at a row's end, nothing beyond them to measure by: two tiles
+    assert len(one_per_place(_meld_row(row[:3]))) == 3
 
 
 @settings(max_examples=200, deadline=None)
@@ -129,18 +141,27 @@ def test_one_tile_boxed_twice_a_few_mm_either_side_of_its_place_is_one_tile():
 )
 def test_one_per_place_keeps_what_a_greedy_pick_by_confidence_keeps(rows):
     """The whole-array passes give the surest-first pick: each tile kept unless a kept surer one
-    takes its place."""
+    takes its place; then of two kept row neighbours overlapping by SQUEEZED_OVERLAP between two
+    kept boxes with room for one tile only, the less sure goes."""
     row = _meld_row([(u, v, "1m", side, conf) for u, v, side, conf in rows])
     half = np.where(row.sideways, TILE_H, TILE_W) / 2.0
+    same_row = lambda i, j: abs(row.v[i] - row.v[j]) < 0.6 * TILE_W  # noqa: E731
+
+    def overlaps(i: int, j: int, share: float) -> bool:
+        shared = min(row.u[i] + half[i], row.u[j] + half[j]) - max(row.u[i] - half[i], row.u[j] - half[j])
+        return shared > share * 2 * min(half[i], half[j]) and same_row(i, j)
+
     kept: list[int] = []
     for i in np.argsort(-row.confidence, kind="stable").tolist():
-        clash = [
-            min(row.u[i] + half[i], row.u[j] + half[j]) - max(row.u[i] - half[i], row.u[j] - half[j])
-            > MAX_OVERLAP * 2 * min(half[i], half[j])
-            and abs(row.v[i] - row.v[j]) < 0.6 * TILE_W
-            for j in kept
-        ]
-        if not any(clash):
+        if not any(overlaps(i, j, MAX_OVERLAP) for j in kept):
             kept.append(i)
+    by_u = sorted(kept, key=lambda i: (row.u[i], i))
+    squeezed = set()
+    for left, a, b, right in zip(by_u, by_u[1:], by_u[2:], by_u[3:]):
+        if overlaps(a, b, SQUEEZED_OVERLAP) and same_row(left, a) and same_row(right, b):
+            one = half[left] + 2 * max(half[a], half[b]) + half[right]
+            if row.u[right] - row.u[left] < one + min(half[a], half[b]):
+                squeezed.add(a if row.confidence[a] < row.confidence[b] else b)
+    want = [i for i in kept if i not in squeezed]
     got = one_per_place(row)
-    assert sorted(got.confidence.tolist()) == sorted(row.confidence[kept].tolist())
+    assert sorted(got.confidence.tolist()) == sorted(row.confidence[want].tolist())

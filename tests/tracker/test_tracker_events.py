@@ -597,8 +597,8 @@ def test_a_face_read_unsurely_but_never_near_the_sets_kind_is_evidence_once_sett
     (fix,) = [e for e in s.events if e.type == "retract"]
     assert (fix.laid.tiles, fix.laid.unsure) == (["C", "3m", "C"], None)
     assert [a.code for a in s.tracker.checker.held + s.tracker.checker.alerts] == ["invalid_meld"]
-    # a face read near the set's kind stays unsure however often (set 4's mleague hanchan: an S
-    # of a pon read E near S on 44 reads of 44)
+    # a face read near the set's kind, which scores half of it, stays unsure however often (set
+    # 4's mleague hanchan: an S of a pon read E near S on 44 reads of 44)
     s = _pon_read_over(("E", 0.6, "C", 0.3), 25)
     assert not [e for e in s.events if e.type == "retract"]
     assert s.tracker.checker.held + s.tracker.checker.alerts == []
@@ -1834,6 +1834,19 @@ def _nine_discarded() -> tuple[_Script, list]:
     s.read(_rows([first, nine], {}), 10)
     s.read(_rows([first, nine], {}), 11)
     return s, [first, nine]
+
+
+def test_an_open_hand_with_two_neighbours_boxed_toward_each_other_is_read_whole():
+    # each of two touching tiles boxed 4.5 mm toward the other (17 mm apart) in a row with room
+    # for both: two tiles, the winner's 14 (review helper-43)
+    s, rivers = _nine_discarded()
+    hand = _open_hand(2, "123m456p789s11z999s")
+    hand[4] = (*hand[4][:2], hand[4][2] + 4.5, *hand[4][3:])
+    hand[5] = (*hand[5][:2], hand[5][2] - 4.5, *hand[5][3:])
+    s.read(_rows(rivers, {2: hand}), 20)
+    s.read(_rows(rivers, {2: hand}), 21)
+    (hora,) = [e for e in s.events if e.type == "hora"]
+    assert len(hora.hand) == 14
 
 
 def test_a_second_hand_laid_open_on_the_same_discard_is_a_double_ron():
