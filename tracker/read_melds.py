@@ -66,13 +66,7 @@ class MeldReader:
                     tile = known[int(d[j].argmin())]
                     code = self._code(int(obs.class_ids[j]))
                     if obs.face_up[j] and code != tiles.UNKNOWN:
-                        tile.note(
-                            code,
-                            float(obs.confidence[j]),
-                            bool(sure[j]),
-                            self._plain(near[j]),
-                            float(obs.runner_up_confidence[j]),
-                        )
+                        self._note(tile, code, obs, j, sure, near)
                     tile.sideways_reads += bool(obs.sideways[j] and not obs.tall[j])
                     tile.upright_reads += bool(not obs.sideways[j] and obs.tall[j])
                     tile.angle_turns += 1 if obs.sideways[j] else -1
@@ -135,6 +129,13 @@ class MeldReader:
         close = obs.face_up & (obs.runner_up >= 0)
         close &= obs.confidence < self.cfg.meld_sure_ratio * _rival_score(obs)
         return np.where(close, obs.runner_up, -1)
+
+    def _note(
+        self, tile: MeldTile, code: str, obs: TableView, j: int, sure: np.ndarray, near: np.ndarray
+    ) -> None:
+        """Read ``j`` of ``obs`` (its ``_sure_reads`` and ``_near_runner_up``) noted on ``tile``."""
+        runner_up = float(obs.runner_up_confidence[j])
+        tile.note(code, float(obs.confidence[j]), bool(sure[j]), self._plain(near[j]), runner_up)
 
     def _plain(self, class_id: int) -> str | None:
         """A class as a plain face code (red fives as their fives); None for -1."""
@@ -391,13 +392,7 @@ class MeldReader:
                 float(lr.u[j]), float(lr.v[j]), codes[j], bool(lr.sideways[j]), bool(lr.face_up[j]), group
             )
             if raw != tiles.UNKNOWN:
-                tile.note(
-                    raw,
-                    float(lr.confidence[j]),
-                    bool(sure[j]),
-                    self._plain(near[j]),
-                    float(lr.runner_up_confidence[j]),
-                )
+                self._note(tile, raw, lr, j, sure, near)
             k.melds[e].append(tile)
         placed = k.melds[e][-len(lr) :]
         laid_codes = list(codes)
