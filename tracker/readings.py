@@ -114,29 +114,36 @@ def _squeezed_pairs(
     close: np.ndarray,
     same_row_mm: float,
 ) -> list[int]:
-    """The less sure box of each kept pair of row neighbours that overlap (``close``) and lie
-    between two kept boxes of their row nearer each other than halfway from one tile between
-    them to two: one tile boxed twice a few mm either side of its place (set 9's
-    t6-complex_nakis_1 1719: a pon's middle P boxed at 441 and 425 mm, 55 mm between the tiles
-    either side, room for one; read as two it made a fourth P and a daiminkan). A pair at a row's
-    end, with nothing beyond it to measure by, stays two (a tile boxed off its place is common:
-    9 mm on that read)."""
+    """The less sure box of a kept pair of row neighbours that overlap (``close``) and lie between
+    two kept boxes of their row nearer each other than halfway from one tile between them to two:
+    one tile boxed twice a few mm either side of its place (set 9's t6-complex_nakis_1 1719: a
+    pon's middle P boxed at 441 and 425 mm, 55 mm between the tiles either side, room for one;
+    read as two it made a fourth P and a daiminkan). Pairs are taken left to right, each judged
+    on the boxes left after the one before (three boxes over two tiles, 17 and 16 mm apart, are
+    two overlapping pairs: one box goes, not two; set 7's hanchan-jansou-2 11274, an open hand).
+    A pair at a row's end, with nothing beyond it to measure by, stays two (a tile boxed off its
+    place is common: 9 mm on that read)."""
     kept = np.nonzero(keep)[0]
-    kept = kept[np.argsort(u[kept], kind="stable")]
-    if len(kept) < 4:
-        return []
-    pairs = (
-        np.nonzero(close[kept[1:-2], kept[2:-1]])[0] + 1
-    )  # (positions in ``kept`` of each pair's left box)
-    dropped = []
-    for p in pairs.tolist():
-        a, b, left, right = kept[p], kept[p + 1], kept[p - 1], kept[p + 2]
-        if not (abs(v[left] - v[a]) < same_row_mm and abs(v[right] - v[b]) < same_row_mm):
-            continue  # (a kakan's added tile, deeper toward the centre, is no neighbour in the row)
+    kept = kept[np.argsort(u[kept], kind="stable")].tolist()
+    dropped: list[int] = []
+    p = 1
+    while p + 2 < len(kept):  # (``p``: a pair's left box, by its place in ``kept``)
+        left, a, b, right = kept[p - 1 : p + 3]
         one = half[left] + 2.0 * max(half[a], half[b]) + half[right]  # centre to centre, one tile between
         two = one + 2.0 * min(half[a], half[b])  # ... two tiles between
-        if u[right] - u[left] < (one + two) / 2.0:
-            dropped.append(int(a if rank[a] > rank[b] else b))
+        if (
+            close[a, b]
+            # (a kakan's added tile, deeper toward the centre, is no neighbour in the row)
+            and abs(v[left] - v[a]) < same_row_mm
+            and abs(v[right] - v[b]) < same_row_mm
+            and u[right] - u[left] < (one + two) / 2.0
+        ):
+            gone = a if rank[a] > rank[b] else b
+            dropped.append(int(gone))
+            kept.remove(gone)
+            p = max(1, p - 2)  # (the pairs before may be judged again beside what is left)
+        else:
+            p += 1
     return dropped
 
 

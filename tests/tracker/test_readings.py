@@ -126,6 +126,15 @@ def test_one_tile_boxed_twice_a_few_mm_either_side_of_its_place_is_one_tile():
     assert len(one_per_place(_meld_row(row))) == 4
     # ... and at a row's end, nothing beyond them to measure by: two tiles
     assert len(one_per_place(_meld_row(row[:3]))) == 3
+    # set 7 hanchan-jansou-2 11274, an open hand: three boxes over two tiles (-86.6, -69.6 and
+    # -53.9 mm where tiles lie at -80.6 and -54.6), two overlapping pairs: one box goes, not two
+    hand = [(u, 430.0, "1s", False, 0.9) for u in (-132.1, -106.6, -27.9, -2.1)]
+    hand += [
+        (-86.6, 430.0, "4s", False, 0.5),
+        (-69.6, 430.0, "4s", False, 0.4),
+        (-53.9, 430.0, "5s", False, 0.8),
+    ]
+    assert len(one_per_place(_meld_row(hand))) == 6
 
 
 @settings(max_examples=200, deadline=None)
@@ -136,13 +145,13 @@ def test_one_tile_boxed_twice_a_few_mm_either_side_of_its_place_is_one_tile():
         ),
         min_size=0,
         max_size=12,
-        unique_by=lambda r: r[3],
+        unique_by=lambda r: float(np.float32(r[3])),  # (tiles told apart by their score)
     )
 )
-def test_one_per_place_keeps_what_a_greedy_pick_by_confidence_keeps(rows):
+def test_one_per_place_keeps_what_a_greedy_pick_by_confidence_keeps_then_squeezes(rows):
     """The whole-array passes give the surest-first pick: each tile kept unless a kept surer one
-    takes its place; then of two kept row neighbours overlapping by SQUEEZED_OVERLAP between two
-    kept boxes with room for one tile only, the less sure goes."""
+    takes its place. Of those, the squeeze drops only boxes of row neighbours overlapping by
+    SQUEEZED_OVERLAP, and leaves no such pair between two boxes with room for one tile only."""
     row = _meld_row([(u, v, "1m", side, conf) for u, v, side, conf in rows])
     half = np.where(row.sideways, TILE_H, TILE_W) / 2.0
     same_row = lambda i, j: abs(row.v[i] - row.v[j]) < 0.6 * TILE_W  # noqa: E731
@@ -151,17 +160,19 @@ def test_one_per_place_keeps_what_a_greedy_pick_by_confidence_keeps(rows):
         shared = min(row.u[i] + half[i], row.u[j] + half[j]) - max(row.u[i] - half[i], row.u[j] - half[j])
         return shared > share * 2 * min(half[i], half[j]) and same_row(i, j)
 
-    kept: list[int] = []
+    def squeezed(left: int, a: int, b: int, right: int) -> bool:
+        one = half[left] + 2 * max(half[a], half[b]) + half[right]
+        room = row.u[right] - row.u[left] < one + min(half[a], half[b])
+        return overlaps(a, b, SQUEEZED_OVERLAP) and same_row(left, a) and same_row(right, b) and room
+
+    greedy: list[int] = []
     for i in np.argsort(-row.confidence, kind="stable").tolist():
-        if not any(overlaps(i, j, MAX_OVERLAP) for j in kept):
-            kept.append(i)
-    by_u = sorted(kept, key=lambda i: (row.u[i], i))
-    squeezed = set()
-    for left, a, b, right in zip(by_u, by_u[1:], by_u[2:], by_u[3:]):
-        if overlaps(a, b, SQUEEZED_OVERLAP) and same_row(left, a) and same_row(right, b):
-            one = half[left] + 2 * max(half[a], half[b]) + half[right]
-            if row.u[right] - row.u[left] < one + min(half[a], half[b]):
-                squeezed.add(a if row.confidence[a] < row.confidence[b] else b)
-    want = [i for i in kept if i not in squeezed]
-    got = one_per_place(row)
-    assert sorted(got.confidence.tolist()) == sorted(row.confidence[want].tolist())
+        if not any(overlaps(i, j, MAX_OVERLAP) for j in greedy):
+            greedy.append(i)
+    by_conf = {float(row.confidence[i]): i for i in range(len(row))}
+    got = [by_conf[float(c)] for c in one_per_place(row).confidence.tolist()]
+    assert set(got) <= set(greedy)
+    for i in set(greedy) - set(got):  # (each box dropped was one of a close pair of row neighbours)
+        assert any(overlaps(i, j, SQUEEZED_OVERLAP) for j in greedy if j != i)
+    by_u = sorted(got, key=lambda i: (row.u[i], i))
+    assert not any(squeezed(*w) for w in zip(by_u, by_u[1:], by_u[2:], by_u[3:]))
