@@ -114,11 +114,13 @@ def _squeezed_pairs(
     close: np.ndarray,
     same_row_mm: float,
 ) -> list[int]:
-    """The less sure box of a kept pair of row neighbours that overlap (``close``) and lie between
-    two kept boxes of their row nearer each other than halfway from one tile between them to two:
-    one tile boxed twice a few mm either side of its place (set 9's t6-complex_nakis_1 1719: a
-    pon's middle P boxed at 441 and 425 mm, 55 mm between the tiles either side, room for one;
-    read as two it made a fourth P and a daiminkan). Pairs are taken left to right, each judged
+    """One box of a kept pair of row neighbours that overlap (``close``) and lie between two kept
+    boxes of their row nearer each other than halfway from one tile between them to two: one tile
+    boxed twice a few mm either side of its place (set 9's t6-complex_nakis_1 1719: a pon's middle
+    P boxed at 441 and 425 mm, 55 mm between the tiles either side, room for one; read as two it
+    made a fourth P and a daiminkan). The box farther from where that one tile lies goes, however
+    sure (set 2's hanchan-jansou-1 984: of 361 and 377 mm between tiles at 336 and 393, the surer
+    377 straddled two tiles). Pairs are taken left to right, each judged
     on the boxes left after the one before (three boxes over two tiles, 17 and 16 mm apart, are
     two overlapping pairs: one box goes, not two; set 7's hanchan-jansou-2 11274, an open hand).
     A pair at a row's end, with nothing beyond it to measure by, stays two (a tile boxed off its
@@ -138,7 +140,11 @@ def _squeezed_pairs(
             and abs(v[right] - v[b]) < same_row_mm
             and u[right] - u[left] < (one + two) / 2.0
         ):
-            gone = a if rank[a] > rank[b] else b
+            # the one tile lies about where the boxes either side leave room for it: the box
+            # farther from there goes (the surer one may straddle two tiles)
+            mid = (u[left] + half[left] + u[right] - half[right]) / 2.0
+            off_a, off_b = abs(u[a] - mid), abs(u[b] - mid)
+            gone = a if off_a > off_b or (off_a == off_b and rank[a] > rank[b]) else b
             dropped.append(int(gone))
             kept.remove(gone)
             p = max(1, p - 2)  # (the pairs before may be judged again beside what is left)

@@ -117,7 +117,19 @@ def test_one_tile_boxed_twice_a_few_mm_either_side_of_its_place_is_one_tile():
     # a fourth P and a daiminkan)
     pon = [(456.9, 392.6, "P", False, 0.64), (401.6, 397.1, "P", True, 0.57)]
     twice = pon + [(441.1, 392.2, "P", False, 0.49), (425.4, 391.5, "P", False, 0.41)]
-    assert sorted(one_per_place(_meld_row(twice)).u.tolist()) == pytest.approx([401.6, 441.1, 456.9])
+    assert sorted(one_per_place(_meld_row(twice)).u.tolist()) == pytest.approx([401.6, 425.4, 456.9])
+    # set 2 hanchan-jansou-1 984: two melds, S U U and U S U; of the boxes at 361 and 377 mm
+    # between tiles at 336 and 393, the surer one straddles two tiles: the one nearer the middle
+    # tile's place stays
+    melds = [
+        (309.6, 393.8, "2p", True, 0.6),
+        (336.2, 390.3, "2p", False, 0.4),
+        (361.3, 390.2, "2p", False, 0.5),
+    ]
+    melds += [(377.0, 389.7, "3p", False, 0.7), (393.2, 386.4, "W", False, 0.8)]
+    melds += [(420.5, 392.6, "W", True, 0.9), (450.0, 383.1, "W", False, 0.95)]
+    kept = sorted(one_per_place(_meld_row(melds)).u.tolist())
+    assert kept == pytest.approx([309.6, 336.2, 361.3, 393.2, 420.5, 450.0])
     # that middle tile boxed once, 9 mm off its place toward its neighbour: still three tiles
     assert len(one_per_place(_meld_row(pon + [(441.1, 392.2, "P", False, 0.49)]))) == 3
     # two tiles side by side, each boxed 4.5 mm toward the other, between tiles with room for two
