@@ -60,16 +60,8 @@ def one_per_tile(
     return replace(out, u=u[idx]), doubled[idx]
 
 
-#: share of the narrower box's width along the row past which two boxes of one meld row are one
-#: tile boxed twice, whatever lies around them (laid tiles never overlap)
-MAX_OVERLAP = 0.4
-#: ... and past which they are one tile when the boxes either side of them lie too close for two
-#: tiles between them (``_squeezed_pairs``)
-SQUEEZED_OVERLAP = 0.2
-
-
 def one_per_place(
-    meld_row: TableView, max_overlap: float = MAX_OVERLAP, same_row_mm: float = 0.6 * TILE_W
+    meld_row: TableView, max_overlap: float = 0.4, same_row_mm: float = 0.6 * TILE_W
 ) -> TableView:
     """A meld area's (or an open hand's) tiles, one detection per place. Laid tiles never overlap
     (26 mm apart, 30.5 beside a sideways one), so a detection covering more than ``max_overlap``
@@ -77,9 +69,7 @@ def one_per_place(
     laid, half covered): dropped. A kakan's added tile lies a tile's width closer to the centre
     (``v``) than the sideways tile it sits on, so only detections within ``same_row_mm`` across
     are compared. One (N, N) clash matrix; a detection is kept when no surer kept one clashes with
-    it, found by a few whole-array passes (a box straddling two tiles, itself dropped, must not
-    drop them). Then a pair of kept boxes overlapping by less, squeezed between two others with
-    room for one tile only, loses its less sure box (``_squeezed_pairs``)."""
+    it, found by a few whole-array passes (a box straddling two tiles, itself dropped, must not drop them)."""
     n = len(meld_row)
     if n < 2:
         return meld_row
@@ -89,8 +79,7 @@ def one_per_place(
         (u - half)[:, None], (u - half)[None]
     )
     narrower = 2.0 * np.minimum(half[:, None], half[None])
-    same_row = np.abs(v[:, None] - v[None]) < same_row_mm
-    clash = (overlap > max_overlap * narrower) & same_row
+    clash = (overlap > max_overlap * narrower) & (np.abs(v[:, None] - v[None]) < same_row_mm)
     rank = np.empty(n, np.int64)
     rank[np.argsort(-meld_row.confidence, kind="stable")] = np.arange(n)
     beaten = clash & (rank[None, :] < rank[:, None])  # [i, j]: a surer j clashes with i
@@ -100,57 +89,7 @@ def one_per_place(
         if np.array_equal(settled, keep):
             break
         keep = settled
-    close = (overlap > SQUEEZED_OVERLAP * narrower) & same_row
-    keep[_squeezed_pairs(u, v, half, rank, keep, close, same_row_mm)] = False
     return meld_row.select(keep)
-
-
-def _squeezed_pairs(
-    u: np.ndarray,
-    v: np.ndarray,
-    half: np.ndarray,
-    rank: np.ndarray,
-    keep: np.ndarray,
-    close: np.ndarray,
-    same_row_mm: float,
-) -> list[int]:
-    """One box of a kept pair of row neighbours that overlap (``close``) and lie between two kept
-    boxes of their row nearer each other than halfway from one tile between them to two: one tile
-    boxed twice a few mm either side of its place (set 9's t6-complex_nakis_1 1719: a pon's middle
-    P boxed at 441 and 425 mm, 55 mm between the tiles either side, room for one; read as two it
-    made a fourth P and a daiminkan). The box farther from where that one tile lies goes, however
-    sure (set 2's hanchan-jansou-1 984: of 361 and 377 mm between tiles at 336 and 393, the surer
-    377 straddled two tiles). Pairs are taken left to right, each judged
-    on the boxes left after the one before (three boxes over two tiles, 17 and 16 mm apart, are
-    two overlapping pairs: one box goes, not two; set 7's hanchan-jansou-2 11274, an open hand).
-    A pair at a row's end, with nothing beyond it to measure by, stays two (a tile boxed off its
-    place is common: 9 mm on that read)."""
-    kept = np.nonzero(keep)[0]
-    kept = kept[np.argsort(u[kept], kind="stable")].tolist()
-    dropped: list[int] = []
-    p = 1
-    while p + 2 < len(kept):  # (``p``: a pair's left box, by its place in ``kept``)
-        left, a, b, right = kept[p - 1 : p + 3]
-        one = half[left] + 2.0 * max(half[a], half[b]) + half[right]  # centre to centre, one tile between
-        two = one + 2.0 * min(half[a], half[b])  # ... two tiles between
-        if (
-            close[a, b]
-            # (a kakan's added tile, deeper toward the centre, is no neighbour in the row)
-            and abs(v[left] - v[a]) < same_row_mm
-            and abs(v[right] - v[b]) < same_row_mm
-            and u[right] - u[left] < (one + two) / 2.0
-        ):
-            # the one tile lies about where the boxes either side leave room for it: the box
-            # farther from there goes (the surer one may straddle two tiles)
-            mid = (u[left] + half[left] + u[right] - half[right]) / 2.0
-            off_a, off_b = abs(u[a] - mid), abs(u[b] - mid)
-            gone = a if off_a > off_b or (off_a == off_b and rank[a] > rank[b]) else b
-            dropped.append(int(gone))
-            kept.remove(gone)
-            p = max(1, p - 2)  # (the pairs before may be judged again beside what is left)
-        else:
-            p += 1
-    return dropped
 
 
 def row_holes(u: np.ndarray, apart: bool, gap_mm: float = 8.0) -> int:
