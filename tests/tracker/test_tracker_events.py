@@ -588,33 +588,36 @@ def _pon_read_over(tile: tuple, reads: int) -> _Script:
     return s
 
 
+def _assert_judged_a_wrong_tile(s: _Script, face: str) -> None:
+    """The pon of C laid with ``face`` (``_pon_read_over``) said again with every face evidence,
+    and judged a 错碰."""
+    (fix,) = [e for e in s.events if e.type == "retract"]
+    assert (fix.laid.tiles, fix.laid.unsure) == (["C", face, "C"], None)
+    assert [a.code for a in s.tracker.checker.held + s.tracker.checker.alerts] == ["invalid_meld"]
+
+
+def _assert_not_judged(s: _Script) -> None:
+    assert not [e for e in s.events if e.type == "retract"]
+    assert s.tracker.checker.held + s.tracker.checker.alerts == []
+
+
 def test_a_face_read_unsurely_but_never_near_the_sets_kind_is_evidence_once_settled():
     # set 4 t6-confusing_nakis_0: a staged 错碰 "C 3m C" read 3m near 7m or 2m on every read,
     # never near C: whichever man tile it is, it is no C (meld_settled_reads reads)
     s = _pon_read_over(("3m", 0.6, "7m", 0.3), 10)
     assert _last_call(s).laid.unsure == [1] and not [e for e in s.events if e.type == "retract"]
-    s = _pon_read_over(("3m", 0.6, "7m", 0.3), 25)
-    (fix,) = [e for e in s.events if e.type == "retract"]
-    assert (fix.laid.tiles, fix.laid.unsure) == (["C", "3m", "C"], None)
-    assert [a.code for a in s.tracker.checker.held + s.tracker.checker.alerts] == ["invalid_meld"]
+    _assert_judged_a_wrong_tile(_pon_read_over(("3m", 0.6, "7m", 0.3), 25), "3m")
     # a face read near the set's kind, which scores half of it, stays unsure however often (set
     # 4's mleague hanchan: an S of a pon read E near S on 44 reads of 44)
-    s = _pon_read_over(("E", 0.6, "C", 0.3), 25)
-    assert not [e for e in s.events if e.type == "retract"]
-    assert s.tracker.checker.held + s.tracker.checker.alerts == []
+    _assert_not_judged(_pon_read_over(("E", 0.6, "C", 0.3), 25))
 
 
 def test_a_settled_face_whose_near_runner_up_scores_a_small_share_of_it_is_evidence():
     # set 3 t6-ryukyoku: a staged chi laid "5m 3m 6m", its 3m read 3m on 172 of 175 reads with a
     # 7m (which would make the run) near it on 100, at a ninth of its score summed: a 3m. Near a
     # quarter of its score (meld_near_weight 0.2), still a face the reader takes for the other
-    s = _pon_read_over(("3m", 0.6, "C", 0.08), 25)
-    (fix,) = [e for e in s.events if e.type == "retract"]
-    assert (fix.laid.tiles, fix.laid.unsure) == (["C", "3m", "C"], None)
-    assert [a.code for a in s.tracker.checker.held + s.tracker.checker.alerts] == ["invalid_meld"]
-    s = _pon_read_over(("3m", 0.6, "C", 0.15), 25)
-    assert not [e for e in s.events if e.type == "retract"]
-    assert s.tracker.checker.held + s.tracker.checker.alerts == []
+    _assert_judged_a_wrong_tile(_pon_read_over(("3m", 0.6, "C", 0.08), 25), "3m")
+    _assert_not_judged(_pon_read_over(("3m", 0.6, "C", 0.15), 25))
 
 
 def test_the_faces_beside_a_tile_off_the_set_are_evidence_unless_near_its_kind():
