@@ -87,6 +87,32 @@ def _by_kyoku(events: list, seat_map) -> dict:
     return out
 
 
+#: how a record breaks the draw-discard order of a seat (``turn_order_defects``)
+TURN_DEFECTS = ("double_draws", "discards_without_draw")
+
+
+def turn_order_defects(events: list) -> dict[str, int]:
+    """Where the record (retractions applied) breaks a seat's turn: a draw while it still holds
+    a tile to play (drawn or called, no discard since) or a discard with none. A replay viewer
+    or an AI reviewer stops on either; each is a draw or discard taken back without its pair."""
+    out = dict.fromkeys(TURN_DEFECTS, 0)
+    holding = [False] * 4
+    for e in events:
+        if e.type in KYOKU_MARKS:
+            holding = [False] * 4
+        elif e.type == "tsumo":
+            out["double_draws"] += holding[e.actor]
+            holding[e.actor] = True
+        elif e.type in ("chi", "pon"):
+            holding[e.actor] = True
+        elif e.type in ("daiminkan", "kakan", "ankan"):
+            holding[e.actor] = False  # (its replacement draw follows)
+        elif e.type == "dahai":
+            out["discards_without_draw"] += not holding[e.actor]
+            holding[e.actor] = False
+    return out
+
+
 #: how a seat's read discards differ from the truth's, aligned by code (``_discard_errors``)
 DISCARD_ERRORS = ("misread", "sideways", "missing", "extra")
 
@@ -411,6 +437,7 @@ def evaluate(clip_dir: Path, analysis_dir: Path) -> dict:
         "result_errors": dict(sorted(result_errors.items())),
         "spurious_events": spurious,
         "spurious_per_10_kyoku": round(10 * spurious / kyoku_count, 2),
+        "turn_order_defects": turn_order_defects(a_events),
         "hand_counts_reported": _share(hc_ok, hc_total),
         # at every stable moment (a second of play on a still table) and seat: the latest count
         # reported right (``right`` of ``total`` moments) and whether there was one (``reported``)

@@ -617,6 +617,12 @@ def tracker_totals(clips: list[dict]) -> dict:
     out["kyoku"] = kyoku
     out["spurious_events"] = spurious
     out["spurious_per_10_kyoku"] = round(10 * spurious / kyoku, 2) if kyoku else None
+    from tracker.evaluate import TURN_DEFECTS
+
+    defects: Counter = Counter()
+    for f in figs:
+        defects.update(f.get("turn_order_defects", {}))
+    out["turn_order_defects"] = {k: defects[k] for k in TURN_DEFECTS}
     errors: Counter = Counter()
     for f in figs:
         errors.update(f.get("result_errors", {}))
@@ -736,8 +742,9 @@ def markdown(result: dict) -> str:
         "",
         "| group | clips | kyoku | "
         + " | ".join(label for _, label in SHARES)
-        + " | spurious / 10 kyoku | latency median / p95 s | analyze fps (median) |",
-        "|---" * (len(SHARES) + 6) + "|",
+        + " | spurious / 10 kyoku | double draws / discards without a draw | latency median / p95 s "
+        "| analyze fps (median) |",
+        "|---" * (len(SHARES) + 7) + "|",
     ]
     for group, t in agg["tracker"].items():
         cells = [_pct(t[k]["right"], t[k]["total"]) for k, _ in SHARES]
@@ -745,7 +752,9 @@ def markdown(result: dict) -> str:
         lines.append(
             f"| {group} | {t['clips']} | {t['kyoku']} | "
             + " | ".join(cells)
-            + f" | {t['spurious_events']} = {t['spurious_per_10_kyoku']} | {lat['median']} / {lat['p95']} "
+            + f" | {t['spurious_events']} = {t['spurious_per_10_kyoku']} | "
+            + " / ".join(str(n) for n in t["turn_order_defects"].values())
+            + f" | {lat['median']} / {lat['p95']} "
             f"| {t['analyze_fps_median']} |"
         )
     al = agg["alerts"]

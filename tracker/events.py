@@ -407,7 +407,9 @@ def corrected(event, fix: Retract | None):
 
 
 def _cancelled_retractions(events: list) -> set[int]:
-    """Indices of the retractions a later ``retract`` of ``target_type="retract"`` takes back."""
+    """Indices of the retractions a later ``retract`` of ``target_type="retract"`` takes back: a
+    discard's retraction as gone, and the retraction of its draw that follows it at once
+    (``tracker.kyoku.take_back_discard``)."""
     out: set[int] = set()
     for i, e in enumerate(events):
         if e.type != "retract" or e.target_type != "retract":
@@ -415,10 +417,25 @@ def _cancelled_retractions(events: list) -> set[int]:
         key = (e.target_frame, e.actor)
         for j in range(i - 1, -1, -1):
             x = events[j]
-            # (only a discard's retraction as gone is ever taken back; a riichi or a draw retracted
-            # on the same read by the same seat is not the one named)
+            # (only a discard's retraction as gone is ever taken back; a riichi retracted on the
+            # same read by the same seat is not the one named, nor a later draw taken back there)
             gone = x.type == "retract" and x.target_type == "dahai" and not x.corrects
             if gone and j not in out and (x.frame, x.actor) == key:
                 out.add(j)
+                after = events[j + 1] if j + 1 < len(events) else None
+                if _its_draw_taken_back(after, x):
+                    out.add(j + 1)
                 break
     return out
+
+
+def _its_draw_taken_back(event, gone: Retract) -> bool:
+    """Is ``event`` the retraction of the draw that the discard ``gone`` takes back closed?"""
+    return (
+        event is not None
+        and event.type == "retract"
+        and event.target_type == "tsumo"
+        and not event.corrects
+        and (event.frame, event.actor) == (gone.frame, gone.actor)
+        and event.target_frame <= gone.target_frame
+    )

@@ -37,6 +37,7 @@ class Slot:
     looks: Looks = field(default_factory=Looks)  # its reads since confirmed, summed (tracker.copies)
     overruled: str | None = None  # the face it is read as where its votes' face was a fifth copy
     place: tuple[int, int] = (0, 0)  # (row, col) its dahai named
+    draw: int | None = None  # the read whose tsumo this discard closed (None: it followed a call or kan)
 
     @property
     def seen_from(self) -> int:
@@ -232,9 +233,28 @@ def take_back_draw(k: Kyoku, e: int, out: list, reason: str) -> None:
     )
 
 
+def take_back_discard(slot: Slot, e: int, out: list, reason: str) -> None:
+    """Edge ``e``'s discard at ``slot`` was none: a ``retract`` of its dahai, then one of the draw
+    it closed. A draw kept without its discard would leave the seat drawing twice in the record
+    when it plays again (its next discard infers a draw). (The tracker's hand count needs no
+    change: the draw added the tile the discard took away.)"""
+    out.append(
+        lambda seat, f=slot.frame: ev.Retract(
+            target_type="dahai", target_frame=f, actor=seat(e), reason=reason
+        )
+    )
+    if slot.draw is not None:
+        out.append(
+            lambda seat, f=slot.draw: ev.Retract(
+                target_type="tsumo", target_frame=f, actor=seat(e), reason="its discard was none"
+            )
+        )
+
+
 def give_back_discard(slot: Slot, e: int, out: list, reason: str) -> None:
     """Edge ``e``'s discard at ``slot``, taken back as gone, was there after all: a ``retract`` of
-    that retraction (the record keeps the discard)."""
+    that retraction (the record keeps the discard, and the draw taken back with it:
+    ``events.apply_retractions``)."""
     at = slot.lost_at
     out.append(lambda seat: ev.Retract(target_type="retract", target_frame=at, actor=seat(e), reason=reason))
     slot.lost_at = None

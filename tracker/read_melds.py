@@ -11,7 +11,17 @@ import numpy as np
 from rules_check.checks.invalid_meld import is_set
 from tracker import events as ev
 from tracker import tiles
-from tracker.kyoku import Call, Kyoku, MeldTile, Slot, disarm, give_back_discard, in_turn, take_back_draw
+from tracker.kyoku import (
+    Call,
+    Kyoku,
+    MeldTile,
+    Slot,
+    disarm,
+    give_back_discard,
+    in_turn,
+    take_back_discard,
+    take_back_draw,
+)
 from tracker.melds import (
     chi_from,
     declared,
@@ -239,14 +249,7 @@ class MeldReader:
             return None  # (one taken back as gone just now is the call's: ``_meld`` gives it back)
         # the last one, read after the discard taken, goes back until read again (after the call:
         # a discard of the record cannot be moved before another)
-        out.append(
-            lambda seat, f=last.frame: ev.Retract(
-                target_type="dahai",
-                target_frame=f,
-                actor=seat(last_edge),
-                reason="read after the discard a call took",
-            )
-        )
+        take_back_discard(last, last_edge, out, "read after the discard a call took")
         last.present, last.lost_at = False, None
         return named, len(river) - 1
 

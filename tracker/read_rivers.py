@@ -12,7 +12,7 @@ import numpy as np
 from tracker import events as ev
 from tracker import tiles
 from tracker.copies import Look, within_four
-from tracker.kyoku import EventFactory, Kyoku, Slot, at_frame, disarm, give_back_discard
+from tracker.kyoku import EventFactory, Kyoku, Slot, at_frame, disarm, give_back_discard, take_back_discard
 from tracker.melds import WIDE_GAP_MM, seen_before
 from tracker.readings import TILE_H, TILE_W, one_per_tile, pick_code
 from tracker.table.layout import RIVER_ROW
@@ -251,14 +251,7 @@ class RiverReader:
             patience = self.cfg.retract_after * (3 if k.last_discard == (e, i) else 1)
             if slot.misses >= patience:
                 slot.present = False
-                out.append(
-                    lambda seat, s=slot: ev.Retract(
-                        target_type="dahai",
-                        target_frame=s.frame,
-                        actor=seat(e),
-                        reason="no such tile in the river",
-                    )
-                )
+                take_back_discard(slot, e, out, "no such tile in the river")
                 # a riichi read from a tile that was never there (a stray sideways box): none,
                 # unless a stick was seen at the seat
                 if slot.declared and not k.stick_seen[e]:
@@ -367,9 +360,11 @@ class RiverReader:
             k.accepted_at[k.reach_pending] = self._frame
             k.reach_pending = None
         riichi = sideways and e not in k.riichi
-        if k.after_call != e and not k.drew[e]:
-            out.append(lambda seat: ev.Tsumo(actor=seat(e), pai="?"))
-            k.pending_count[e] += 1
+        if k.after_call != e:  # (after a call or kan the discard closes no draw)
+            if not k.drew[e]:
+                out.append(lambda seat: ev.Tsumo(actor=seat(e), pai="?"))
+                k.pending_count[e] += 1
+            river[-1].draw = k.drew_at[e] if k.drew[e] else self._frame
         early = self._early_draw(k, e, first_seen)
         if early is not None:
             out.append(lambda seat, n=early: ev.WallTake(actor=seat(n)))

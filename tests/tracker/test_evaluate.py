@@ -1,11 +1,11 @@
-"""tracker.evaluate: standing-hand counts at the truth's stable moments."""
+"""tracker.evaluate: standing-hand counts at the truth's stable moments; the record's turn order."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from tracker import events as ev
-from tracker.evaluate import score_stable_counts, stable_moments
+from tracker.evaluate import score_stable_counts, stable_moments, turn_order_defects
 
 
 def _scene(frame: int, standing: list[int]) -> dict:
@@ -72,3 +72,31 @@ def test_discard_errors_align_by_code_and_name_each_misread():
     _discard_errors(truth, read, errors, confusions)
     assert dict(errors) == {"misread": 1, "missing": 1, "sideways": 1, "extra": 1}
     assert dict(confusions) == {"1s -> S": 1}
+
+
+def _play(*steps: str) -> list:
+    """Events from steps "T0" (seat 0 draws), "D0 5m" (seat 0 discards 5m), "P1 5m" (seat 1
+    pons 5m from seat 0), "K2" (seat 2's ankan, its replacement draw read next), "R" (ryukyoku)."""
+    out = []
+    for step in steps:
+        kind, seat, tile = step[0], int(step[1]) if len(step) > 1 else 0, step[3:] or "?"
+        if kind == "T":
+            out.append(ev.Tsumo(actor=seat, pai="?"))
+        elif kind == "D":
+            out.append(ev.Dahai(actor=seat, pai=tile, tsumogiri=False))
+        elif kind == "P":
+            out.append(ev.Pon(actor=seat, target=(seat + 3) % 4, pai=tile, consumed=[tile, tile]))
+        elif kind == "K":
+            out.append(ev.Ankan(actor=seat, consumed=["?"] * 4))
+        else:
+            out.append(ev.Ryukyoku())
+    return out
+
+
+def test_turn_order_defects_count_a_draw_over_a_held_tile_and_a_discard_without_one():
+    good = _play("T0", "D0 5m", "P1 5m", "D1 9s", "T2", "K2", "T2", "D2 E", "T3", "R", "T0", "D0 1p")
+    assert turn_order_defects(good) == {"double_draws": 0, "discards_without_draw": 0}
+    # seat 0's discard taken back and not its draw; seat 1 draws after its own pon; seat 2
+    # discards twice (its second tile's draw taken back)
+    bad = _play("T0", "T1", "D1 2m", "T0", "D0 5m", "P1 5m", "T1", "D1 3s", "T2", "D2 E", "D2 W")
+    assert turn_order_defects(bad) == {"double_draws": 2, "discards_without_draw": 1}

@@ -172,6 +172,26 @@ def test_a_retraction_taken_back_restores_what_it_dropped():
     assert [e.type for e in ev.apply_retractions(reach)] == ["dahai"]
 
 
+def test_a_discard_given_back_gives_back_the_draw_taken_back_with_it():
+    # seat 1 draws (frame 10) and discards (12); on read 40 the discard is taken back as gone and,
+    # at once, its draw; seen again on read 55, both return. A later draw of the seat taken back
+    # on that same read (frame 30, after the discard) is not the discard's and stays taken back
+    events = [
+        ev.Tsumo(actor=1, pai="?", frame=10),
+        ev.Dahai(actor=1, pai="9s", tsumogiri=False, frame=12),
+        ev.Tsumo(actor=1, pai="?", frame=30),
+        ev.Retract(target_type="dahai", target_frame=12, actor=1, frame=40, reason="gone"),
+        ev.Retract(target_type="tsumo", target_frame=10, actor=1, frame=40, reason="its discard was none"),
+    ]
+    assert [(e.type, e.frame) for e in ev.apply_retractions(events)] == [("tsumo", 30)]
+    back = ev.Retract(target_type="retract", target_frame=40, actor=1, frame=55, reason="tile seen again")
+    fixed = ev.apply_retractions([*events, back])
+    assert [(e.type, e.frame) for e in fixed] == [("tsumo", 10), ("dahai", 12), ("tsumo", 30)]
+    later = ev.Retract(target_type="tsumo", target_frame=30, actor=1, frame=40, reason="a call beat it")
+    fixed = ev.apply_retractions([*events[:4], later, back])
+    assert [(e.type, e.frame) for e in fixed] == [("tsumo", 10), ("dahai", 12)]
+
+
 def test_a_call_read_again_is_corrected_in_its_tiles_and_type_the_latest_correction_standing():
     pon = ev.Pon(actor=1, target=0, pai="6p", consumed=["?", "?"], frame=50)
     fix = ev.Retract(

@@ -102,9 +102,13 @@ def test_a_vanished_stray_discard_is_retracted_not_rewritten():
     s, _ = _discarded_then_gone((2, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "9p", False))
     dahai = [e for e in s.events if e.type == "dahai"][-1]
     assert (dahai.actor, dahai.pai, dahai.frame) == (2, "9p", 4)
-    retract = [e for e in s.events if e.type != "hand_count"][-1]
+    retract, its_draw = [e for e in s.events if e.type != "hand_count"][-2:]
     assert retract.type == "retract" and retract.target_type == "dahai"
     assert (retract.target_frame, retract.actor, retract.pai) == (4, 2, None)
+    # the draw read with it goes too: the seat's next discard would infer another
+    assert its_draw.type == "retract" and its_draw.target_type == "tsumo"
+    assert (its_draw.target_frame, its_draw.actor, its_draw.pai) == (4, 2, None)
+    assert [e.actor for e in apply_retractions(s.events) if e.type == "tsumo"] == [0]
 
 
 def test_a_riichi_read_from_a_stray_sideways_tile_goes_with_it():
@@ -113,7 +117,11 @@ def test_a_riichi_read_from_a_stray_sideways_tile_goes_with_it():
     s, _ = _discarded_then_gone((2, RIVER, tl.RIVER_LEFT + 17, tl.RIVER_ROW0_V, "9s", True))
     assert [(e.type, e.frame) for e in s.events if e.type == "reach"] == [("reach", 4)]
     taken = [(e.target_type, e.target_frame, e.reason) for e in s.events if e.type == "retract"]
-    assert taken == [("dahai", 4, "no such tile in the river"), ("reach", 4, "declaration tile gone")]
+    assert taken == [
+        ("dahai", 4, "no such tile in the river"),
+        ("tsumo", 4, "its discard was none"),
+        ("reach", 4, "declaration tile gone"),
+    ]
     assert not any(e.type == "reach" for e in apply_retractions(s.events))
 
 
@@ -995,9 +1003,12 @@ def test_a_call_takes_the_discard_its_sideways_tile_names_when_the_last_read_one
     (chi,) = [e for e in s.events if e.type in ("chi", "pon")]
     assert (chi.type, chi.actor, chi.target, chi.pai, chi.consumed) == ("chi", 1, 0, "6p", ["4p", "5p"])
     back = [(e.target_type, e.reason) for e in s.events if e.type == "retract"]
-    late = [("dahai", "read after the discard a call took")]
-    gone = [("dahai", "no such tile in the river"), *late, ("retract", "a call took it")]
-    assert back == (gone if lost else late)
+    # (each discard taken back takes the draw it closed with it; the one given back, its draw too)
+    late = [("dahai", "read after the discard a call took"), ("tsumo", "its discard was none")]
+    gone = [("dahai", "no such tile in the river"), ("tsumo", "its discard was none")]
+    assert back == ([*gone, *late, ("retract", "a call took it")] if lost else late)
+    record = [(e.type, e.actor) for e in apply_retractions(s.events) if e.type in ("tsumo", "dahai", "chi")]
+    assert record[-3:] == [("tsumo", 0), ("dahai", 0), ("chi", 1)]
     # toimen's 9p, read after the 6p and taken back for it, is read again after the chi
     s.read(
         _table(
@@ -1118,12 +1129,15 @@ def test_a_call_on_the_last_discard_taken_back_as_gone_before_the_call_was_read_
     s = _call_from_left("6p")
     for frame in range(4, 6 + 3 * TrackerConfig().retract_after):
         s.read(_table(), frame)
-    assert [e.reason for e in s.events if e.type == "retract"] == ["no such tile in the river"]
+    back = [e.reason for e in s.events if e.type == "retract"]
+    assert back == ["no such tile in the river", "its discard was none"]
+    assert [e.type for e in apply_retractions(s.events) if e.type in ("tsumo", "dahai")] == []
     _lay_meld(s, _laid(*[("6p", i == 0, 0.9) for i in range(3)]), frames=(30, 31))
     assert _last_call(s).type == "pon"
     assert not s.tracker.state_errors
-    record = [(e.type, e.actor) for e in apply_retractions(s.events) if e.type in ("dahai", "pon")]
-    assert record == [("dahai", 0), ("pon", 1)]
+    # the discard and the draw it closed are given back together
+    record = [(e.type, e.actor) for e in apply_retractions(s.events) if e.type in ("tsumo", "dahai", "pon")]
+    assert record == [("tsumo", 0), ("dahai", 0), ("pon", 1)]
 
 
 @pytest.mark.parametrize("sure", [0.9, 0.3])
