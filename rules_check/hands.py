@@ -139,7 +139,7 @@ def fifth_copy(table: TableState, more: Iterable[str]) -> str | None:
     2026-12-02), and no false alert came back without it."""
     seen = list(more)
     for seat in table.seats:
-        seen += [slot.code for slot in seat.river if not slot.called_away]
+        seen += [slot.code for slot in seat.river_present]
         seen += [c for meld in seat.melds for c in meld.all_tiles]
     seen += list(table.dora_indicators)
     counts: dict[str, int] = {}

@@ -52,16 +52,6 @@ class Situation:
     def history(self) -> list:
         return self.table.kyoku_events
 
-    @property
-    def live_wall(self) -> int:
-        """Live tiles left as the record counts them, plus one for each discard a camera took
-        back as never made (``retract`` of a dahai without a tile): it read a draw with it. A
-        retraction itself taken back (the tile seen again) gives its tile back to the record."""
-        taken_back = sum(
-            1 for e in self.history if e.type == "retract" and e.target_type == "dahai" and not e.corrects
-        ) - sum(1 for e in self.history if e.type == "retract" and e.target_type == "retract")
-        return self.table.live_wall + taken_back
-
     def article(self, articles: dict[str, str]) -> str:
         """The article of the active ruleset's seed document, for the alert message."""
         return articles.get(self.ruleset.name, "")

@@ -230,12 +230,13 @@ class Retract(_Event):
     tiles lie (``laid``); ``target_type`` stays the type it was first emitted as, and each
     correction replaces the one before. ``target_type="retract"`` takes back a discard's
     retraction as gone (the tile seen again where it lay): the retraction of a dahai made on that
-    read by that seat. ``fifth_copy``: the kind a discard was read as that put a fifth copy of
-    it on the table, corrected to ``pai`` (``tracker.copies``): the camera misread a tile in this
-    kyoku. ``slot``: a discard's place corrected (its riichi
-    declaration tile, read upright as it landed, lying sideways when the riichi was read from its
-    stick); a discard's corrections of its tile and of its place are kept together. The record is
-    never rewritten in place: readers apply retractions (``apply_retractions``)."""
+    read by that seat, and the retraction of its draw made with it. ``fifth_copy``: the kind a
+    discard was read as that put a fifth copy of it on the table, corrected to ``pai``
+    (``tracker.copies``): the camera misread a tile in this kyoku. ``slot``: a discard's place
+    corrected (its riichi declaration tile, read upright as it landed, lying sideways when the
+    riichi was read from its stick); a discard's corrections of its tile and of its place are kept
+    together. The record is never rewritten in place: readers apply retractions
+    (``apply_retractions``)."""
 
     type: Literal["retract"] = "retract"
     target_type: str
@@ -331,6 +332,18 @@ def taken_back(events: list) -> dict[int, int]:
     return _retractions_applied(events)[0]
 
 
+def discards_taken_back(events: list) -> set[int]:
+    """Indices of the discards of ``events`` a retraction takes back as never made, and of the
+    draws taken back with them (``its_draw_taken_back``)."""
+    gone = taken_back(events)
+    return {
+        i
+        for i, r in gone.items()
+        if events[i].type == "dahai"
+        or (events[i].type == "tsumo" and its_draw_taken_back(events[r], events[r - 1]))
+    }
+
+
 def _retractions_applied(events: list) -> tuple[dict[int, int], dict[int, Retract]]:
     """(index taken back -> index of its retraction, index corrected -> its latest correction)."""
     cancelled = _cancelled_retractions(events)
@@ -423,16 +436,20 @@ def _cancelled_retractions(events: list) -> set[int]:
             if gone and j not in out and (x.frame, x.actor) == key:
                 out.add(j)
                 after = events[j + 1] if j + 1 < len(events) else None
-                if _its_draw_taken_back(after, x):
+                if its_draw_taken_back(after, x):
                     out.add(j + 1)
                 break
     return out
 
 
-def _its_draw_taken_back(event, gone: Retract) -> bool:
-    """Is ``event`` the retraction of the draw that the discard ``gone`` takes back closed?"""
+def its_draw_taken_back(event, gone) -> bool:
+    """Is ``event`` the retraction of the draw that the discard the retraction ``gone`` takes back
+    as never made closed (``tracker.kyoku.take_back_discard`` emits it right after)?"""
     return (
         event is not None
+        and gone.type == "retract"
+        and gone.target_type == "dahai"
+        and not gone.corrects
         and event.type == "retract"
         and event.target_type == "tsumo"
         and not event.corrects

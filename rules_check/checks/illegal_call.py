@@ -3,8 +3,8 @@
 Cases (``illegal_call`` with a case; the penalty may differ per case):
 
 * ``houtei`` — chi/pon/daiminkan on the last discard of the kyoku: M-League ch.2 §4 (河底牌: 其余玩家
-  不得吃、碰、杠); ron on it is fine. The wall is counted as ``Situation.live_wall`` (a discard a
-  camera took back returns the draw it read with it).
+  不得吃、碰、杠); ron on it is fine. The wall is counted as the table state has it (a discard a
+  camera took back as never made returns the draw taken back with it).
 * ``kan_last_tile`` — ankan/kakan after drawing the last live tile: M-League ch.2 §3 (摸海底牌者不得开杠).
 * ``fifth_kan`` — a fifth kan in one kyoku: M-League ch.4 §5.4 (一局中总计最多开4次杠); 004 3.2.
 * ``chi_not_kamicha`` — chi on a discard that did not come from the left: ch.4 §3.1; 003 五.
@@ -78,9 +78,9 @@ def check(event, situation: Situation) -> list[Finding]:
         out.append(_finding(seat, "dead_hand", f"{what} by seat {seat}, whose hand is dead (和了放棄)"))
     if kind == "reach":
         return out
-    if kind in CALLS and situation.live_wall <= 0:
+    if kind in CALLS and situation.table.live_wall <= 0:
         out.append(_finding(seat, "houtei", f"{kind} on the last discard of the kyoku (河底牌)"))
-    if kind in ("ankan", "kakan") and situation.live_wall <= 0:
+    if kind in ("ankan", "kakan") and situation.table.live_wall <= 0:
         out.append(_finding(seat, "kan_last_tile", f"{kind} after drawing the last tile (海底牌)"))
     limit = situation.ruleset.max_kans
     if kind in KANS and limit is not None and table.kans >= limit:

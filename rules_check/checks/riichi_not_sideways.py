@@ -26,7 +26,7 @@ def check(event, situation: Situation) -> list[Finding]:
     seat = situation.table.seats[event.actor]
     if not seat.sideways_next:
         return []
-    called = any(s.sideways and s.called_away for s in seat.river)
+    called = any(s.sideways and s.called_away for s in seat.river_kept)
     what = "the discard after the called riichi tile" if called else "the riichi declaration tile"
     return [
         Finding(
@@ -42,11 +42,11 @@ def _read_late(event, situation: Situation) -> list[Finding]:
     """A riichi the camera read only from its stick, after the declaration tile was discarded:
     that tile (the seat's last discard, lying as it was placed) was not sideways."""
     seat = situation.table.seats[event.actor]
-    if seat.hand_count % 3 != 1 or not seat.river:
+    if seat.hand_count % 3 != 1 or not seat.river_kept:
         return []  # declared holding the tile to discard: judged on that discard
     if event.declaration_upright is not True:
         return []  # the camera is not sure how the tile lies
-    last = seat.river[-1]
+    last = seat.river_kept[-1]
     if last.sideways or last.called_away:
         return []
     return [

@@ -29,6 +29,7 @@ class RiverSlot:
     sideways: bool = False
     called_away: bool = False
     tsumogiri: bool = False
+    taken_back: bool = False  # a camera took it back as never made (``TableState._take_back_discard``)
 
 
 @dataclass
@@ -64,8 +65,13 @@ class Seat:
         return len(self.hand)
 
     @property
+    def river_kept(self) -> list[RiverSlot]:
+        """The river as the record has it: discards a camera took back as never made left out."""
+        return [s for s in self.river if not s.taken_back]
+
+    @property
     def river_present(self) -> list[RiverSlot]:
-        return [s for s in self.river if not s.called_away]
+        return [s for s in self.river_kept if not s.called_away]
 
 
 #: events after which the last draw stood: its retraction no longer moves tiles
@@ -114,6 +120,10 @@ class TableState:
         # (seat, frame) of the last draw -> (its tile, the discard it closed, that one's frame): a
         # camera may take it back (a call took that discard first)
         self._last_draw: tuple[tuple[int, int], str, tuple[int, int] | None, int | None] | None = None
+        # (seat, frame) of a camera's retraction of a discard as gone -> each discard taken back
+        # there, with the tile of the draw taken back with it (None: none), in order: a retraction
+        # of that retraction gives the latest back (``events.apply_retractions``)
+        self._gone: dict[tuple[int, int], list[list]] = {}
 
     # --- derived counts ---------------------------------------------------------------------
 
@@ -226,7 +236,7 @@ class TableState:
         # declaration tile (a camera that saw the stick, the tile lying upright) leaves the river
         # as it lies, unless a call took that tile: then the seat's next discard lies sideways
         late = seat.discarded_last  # (as validate() reads it: not by the hand's count)
-        seat.sideways_next = not late or bool(seat.river and seat.river[-1].called_away)
+        seat.sideways_next = not late or bool(seat.river_kept and seat.river_kept[-1].called_away)
 
     def _on_reach_accepted(self, e: ev.ReachAccepted) -> None:
         seat = self.seats[e.actor]
@@ -263,6 +273,8 @@ class TableState:
             )
         except ValueError as err:
             raise StateError(f"seat {e.actor}: {err}") from None
+        if slot.taken_back:  # a discard taken back as gone that a call took: it was there
+            self._give_back(e.target, self._pop_gone(slot))
         self._take_from_hand(e.actor, e.consumed)  # (raises before anything moves)
         slot.called_away = True
         if slot.sideways:  # the riichi tile was taken: the next discard lies sideways instead
@@ -333,11 +345,18 @@ class TableState:
         elif e.target_type == "dahai" and e.corrects and slot is not None:
             slot.code = e.pai or slot.code
             slot.sideways = e.slot.sideways if e.slot is not None else slot.sideways
-        elif e.target_type == "dahai" and not e.corrects and self._latest[0] == (e.actor, e.target_frame):
-            # the latest discard taken back (read late, or gone): the one before it may be called
-            self._late_prior = self._latest[1]
+        elif e.target_type == "dahai" and not e.corrects:
+            if self._latest[0] == (e.actor, e.target_frame):
+                # the latest discard taken back (read late, or gone): the one before it may be called
+                self._late_prior = self._latest[1]
+            if slot is not None and not slot.taken_back and not slot.called_away:
+                self._take_back_discard(e, slot)
         elif e.target_type == "tsumo" and self._last_draw and self._last_draw[0] == (e.actor, e.target_frame):
             self._draw_taken_back()
+        elif e.target_type == "tsumo" and self._closed_by_discard_taken_back(e):
+            self._take_back_played_draw(e)
+        elif e.target_type == "retract" and self._gone.get((e.actor, e.target_frame)):
+            self._give_back(e.actor, self._gone[(e.actor, e.target_frame)].pop())
         elif e.target_type == "reach" and seat.riichi:
             seat.riichi = False
             seat.sideways_next = False
@@ -345,6 +364,53 @@ class TableState:
             seat.riichi_accepted = False
             self.scores[e.actor] += 1000
             self.kyotaku -= 1
+
+    def _take_back_discard(self, fix: ev.Retract, slot: RiverSlot) -> None:
+        """A discard a camera took back as never made leaves the river (the tiles after it close
+        up) and its tile stays in the hand."""
+        seat = self.seats[fix.actor]
+        slot.taken_back = True
+        seat.hand.append(slot.code)
+        _close_up(seat)
+        self._gone.setdefault((fix.actor, fix.frame), []).append([slot, None])
+
+    def _closed_by_discard_taken_back(self, fix: ev.Retract) -> bool:
+        """Does ``fix`` take back the draw of the discard the retraction before it took back?"""
+        lost = self._gone.get((fix.actor, fix.frame))
+        before = self.kyoku_events[-1] if self.kyoku_events else None
+        return (
+            bool(lost)
+            and before is not None
+            and ev.its_draw_taken_back(fix, before)
+            and lost[-1][0] is self._discards.get((before.actor, before.target_frame))
+        )
+
+    def _take_back_played_draw(self, fix: ev.Retract) -> None:
+        """The draw a discard taken back as never made closed, taken back with it: its tile goes
+        back to the wall."""
+        draw = ev.named_event(fix, self.kyoku_events)
+        pai = draw.pai if draw is not None else "?"
+        self._take_from_hand(fix.actor, [pai])
+        self.draws -= 1
+        self._gone[(fix.actor, fix.frame)][-1][1] = pai
+
+    def _give_back(self, actor: int, gone: list) -> None:
+        """A discard taken back as gone was there after all (seen again, or a call took it): it
+        lies in the river again, with the draw it closed."""
+        slot, pai = gone
+        self._take_from_hand(actor, [slot.code])
+        if pai is not None:
+            self.draws += 1
+            self.seats[actor].hand.append(pai)
+        slot.taken_back = False
+        _close_up(self.seats[actor])
+
+    def _pop_gone(self, slot: RiverSlot) -> list:
+        for lost in self._gone.values():
+            for i, gone in enumerate(lost):
+                if gone[0] is slot:
+                    return lost.pop(i)
+        raise StateError("a discard taken back that no retraction took back")  # (cannot happen)
 
     def _draw_taken_back(self) -> None:
         """The last draw did not stand (a call took the discard before it): its tile leaves the
@@ -508,9 +574,18 @@ class TableState:
         }
 
 
+def _close_up(seat: Seat) -> None:
+    """Each discard kept where the rules lay it: six a row, a called tile's place taken by the
+    next (discards taken back as never made have none)."""
+    present = 0
+    for slot in seat.river_kept:
+        slot.row, slot.col = layout.river_position(present)
+        present += not slot.called_away
+
+
 def _seat_view(seat: Seat) -> dict[str, Any]:
     return {
-        "river": [asdict(s) for s in seat.river],
+        "river": [{k: v for k, v in asdict(s).items() if k != "taken_back"} for s in seat.river_kept],
         "melds": [{**asdict(m), "face_down": list(m.face_down)} for m in seat.melds],
         "hand_count": seat.hand_count,
         "riichi": seat.riichi,
@@ -544,7 +619,7 @@ def _draws_taken_back(seq: list) -> set[int]:
 def _recompute(kyoku_events: list, rules: TableRules) -> dict[str, Any]:
     """Rebuild a kyoku's table by scanning its event list as a whole, not event by event."""
     start = kyoku_events[0]
-    gone = _draws_taken_back(kyoku_events)
+    gone = _draws_taken_back(kyoku_events) | ev.discards_taken_back(kyoku_events)
     seq = [e for i, e in enumerate(kyoku_events) if i not in gone]
     n = len(seq)
 

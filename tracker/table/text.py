@@ -48,7 +48,7 @@ def format_state(state: TableState) -> str:
             f"seat {s} ({wind}, {SEAT_SIDE[s]}){name}  {state.scores[s]}{flags}"
             f"  hand {seat.hand_count}: {hand}"
         )
-        slots = seat.river
+        slots = seat.river_kept
         rows = []
         present = 0
         row: list[str] = []

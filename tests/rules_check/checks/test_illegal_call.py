@@ -27,17 +27,22 @@ def test_pon_on_the_last_discard_is_illegal_ron_is_not():
 
 
 def test_a_discard_taken_back_returns_its_draw_to_the_wall_count():
-    # a camera read a discard (and the draw before it) that was never made, then retracted it:
-    # the record's wall is a tile short, and the real last discard is not the 河底牌 yet
+    # a camera read a discard (and the draw before it) that was never made, then took both back:
+    # the wall has that tile again, and the real last discard is not the 河底牌 yet
     stream = start(PON_HANDS) + draw(0, "7m")
-    stream += [ev.Tsumo(actor=1, pai="?"), ev.Dahai(actor=1, pai="N", tsumogiri=False, frame=50)]
-    stream += [ev.Retract(target_type="dahai", target_frame=50, actor=1, reason="no such tile in the river")]
+    phantom = [ev.Tsumo(actor=1, pai="?", frame=49), ev.Dahai(actor=1, pai="N", tsumogiri=False, frame=50)]
+    back = [
+        ev.Retract(
+            target_type="dahai", target_frame=50, actor=1, frame=60, reason="no such tile in the river"
+        ),
+        ev.Retract(target_type="tsumo", target_frame=49, actor=1, frame=60, reason="its discard was none"),
+    ]
+    state = table(stream + phantom + back)
+    assert state.draws == table(stream).draws
+    state.draws = 69  # one live tile left
     pon = ev.Pon(actor=2, target=0, pai="7m", consumed=["7m", "7m"])
-    state = table(stream)
-    state.draws = 70  # the phantom draw included
-    assert state.live_wall == 0
     assert Rules(MLEAGUE).check(pon, state) == []
-    state.draws = 71  # one more real draw: now the wall is empty
+    state.draws = 70  # the last one drawn: now the wall is empty
     assert [a.code for a in Rules(MLEAGUE).check(pon, state)] == ["illegal_call"]
 
 

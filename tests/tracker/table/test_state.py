@@ -202,6 +202,40 @@ def test_a_draw_taken_back_returns_its_tile_and_reopens_the_discard_it_closed():
     assert state.draws == draws and state.seats[1].hand_count == 13 and state.last_discard == (1, 0)
 
 
+def test_a_discard_taken_back_as_never_made_leaves_the_river_with_its_draw_and_comes_back_with_it():
+    # seat 1's E (frame 32) read where there was no tile, then its real 9p (40): on read 50 the E
+    # and the draw it closed are taken back (the 9p closes up to the E's place); seen again on
+    # read 60, both come back. Validated after every event (the recomputed route agrees)
+    events = start_unseen() + _at(30, turn(0, "?", "1m")) + _at(32, turn(1, "?", "E"))
+    events += _at(40, [ev.Dahai(actor=1, pai="9p", tsumogiri=False)])
+    gone = ev.Retract(
+        target_type="dahai", target_frame=32, actor=1, frame=50, reason="no such tile in the river"
+    )
+    its_draw = ev.Retract(
+        target_type="tsumo", target_frame=32, actor=1, frame=50, reason="its discard was none"
+    )
+    state = play(events)
+    draws, hand = state.draws, state.seats[1].hand_count
+    state = play([*events, gone, its_draw])
+    river = state.to_json()["seats"][1]["river"]
+    assert [(r["code"], r["row"], r["col"]) for r in river] == [("9p", 0, 0)]
+    assert state.draws == draws - 1 and state.seats[1].hand_count == hand == 12  # (one discard too many read)
+    back = ev.Retract(target_type="retract", target_frame=50, actor=1, frame=60, reason="tile seen again")
+    state = play([*events, gone, its_draw, back])
+    river = state.to_json()["seats"][1]["river"]
+    assert [(r["code"], r["row"], r["col"]) for r in river] == [("E", 0, 0), ("9p", 0, 1)]
+    assert state.draws == draws and state.seats[1].hand_count == hand
+    # a call takes the discard taken back (no retraction of the retraction read first): it was there
+    last = ev.Retract(
+        target_type="dahai", target_frame=40, actor=1, frame=50, reason="no such tile in the river"
+    )
+    state = play(
+        [*events, last, ev.Pon(actor=3, target=1, pai="9p", consumed=["9p", "9p"], frame=55)], check=False
+    )
+    assert state.seats[1].river[-1].called_away and not state.seats[1].river[-1].taken_back
+    assert state.seats[1].hand_count == hand
+
+
 def test_a_callers_discard_taken_back_does_not_make_the_discard_its_call_took_callable_again():
     # the caller's own draw read as it called (taken back), then its discard taken back as the
     # last one: the discard before it was the one its call took, called away, not callable again
