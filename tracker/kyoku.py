@@ -160,6 +160,11 @@ class Kyoku:
     last_discard: tuple[int, int] | None = None  # (edge, slot index) still callable
     last_actor: int | None = None  # edge of the last to act
     after_call: int | None = None  # edge that called and must now discard without a draw
+    # per edge: it called or made a kan (its replacement drawn) and has not discarded since. Its
+    # next discard closes no draw even when another river's tile was read in between (a tile read
+    # late, or a stray box: ``after_call`` is then another's, and a draw inferred for it would make
+    # the seat draw twice in the record)
+    owes_discard: list[bool] = field(default_factory=lambda: [False] * 4)
     riichi: set[int] = field(default_factory=set)
     stick_clear: list[bool] = field(default_factory=lambda: [False] * 4)  # seen with no stick
     stick_run: list[int] = field(default_factory=lambda: [0] * 4)  # reads in a row with one

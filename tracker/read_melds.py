@@ -360,6 +360,7 @@ class MeldReader:
         k.kans += 1
         out.append(lambda seat: ev.Tsumo(actor=seat(e), pai="?"))
         k.after_call = e
+        k.owes_discard[e] = True
         k.last_actor = e
 
     def _meld(self, k: Kyoku, e: int, new: TableView, view: TableView, out: list) -> bool:
@@ -428,6 +429,7 @@ class MeldReader:
             out.append(lambda seat: ev.Tsumo(actor=seat(e), pai="?"))
             k.pending_count[e] -= 3
             k.after_call = e
+            k.owes_discard[e] = True
             k.last_actor = e
             return False
         source = self._call_source(k, e, lr, codes, side, view, out)
@@ -530,6 +532,7 @@ class MeldReader:
             out.append(lambda seat: ev.Tsumo(actor=seat(e), pai="?"))
             k.pending_count[e] += 1
         k.after_call = e
+        k.owes_discard[e] = True
         k.last_discard = None
         k.last_actor = e
         return True

@@ -360,11 +360,12 @@ class RiverReader:
             k.accepted_at[k.reach_pending] = self._frame
             k.reach_pending = None
         riichi = sideways and e not in k.riichi
-        if k.after_call != e:  # (after a call or kan the discard closes no draw)
+        if k.after_call != e and not k.owes_discard[e]:  # (after a call or kan it closes no draw)
             if not k.drew[e]:
                 out.append(lambda seat: ev.Tsumo(actor=seat(e), pai="?"))
                 k.pending_count[e] += 1
             river[-1].draw = k.drew_at[e] if k.drew[e] else self._frame
+        k.owes_discard[e] = False
         early = self._early_draw(k, e, first_seen)
         if early is not None:
             out.append(lambda seat, n=early: ev.WallTake(actor=seat(n)))

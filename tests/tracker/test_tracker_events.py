@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from datasets.scene import table_layout as tl
+from tracker.evaluate import turn_order_defects
 from tracker.events import apply_retractions
 from tracker.readings import TILE_H, TILE_W, drawn_apart
 from tracker.table.layout import MLEAGUE
@@ -831,6 +832,24 @@ def test_four_tiles_laid_as_a_kan_on_the_last_discard_are_a_kan_whatever_their_f
     s = _call_from_left("S")
     _lay_meld(s, kan[:3] + [(*stray, "C", False, 0.5)])
     assert _last_call_of(s).type == "pon"
+
+
+def test_a_callers_discard_closes_no_draw_when_another_rivers_tile_was_read_between():
+    # edge 0 pons edge 3's C; a tile then read in edge 2's river (a stray box, or a tile read
+    # late) makes edge 2's discard; edge 0's own discard follows. The pon was its draw: no draw is
+    # inferred for it (the record would have the seat draw twice)
+    s = _call_from_left("C")
+    laid = _laid(("C", True, 0.9), ("C", False, 0.9), ("C", False, 0.9))
+    _lay_meld(s, laid)
+    pon = [(0, MELD, *row[:4]) for row in laid]
+    stray = [_river(2, 0, "7s")]
+    for frame in (6, 7):
+        s.read(_table(pon + stray), frame)
+    for frame in (8, 9):
+        s.read(_table(pon + stray + [_river(0, 0, "1p")]), frame)
+    plays = [(e.type, e.actor) for e in apply_retractions(s.events) if e.type in ("tsumo", "dahai", "pon")]
+    assert plays[-4:] == [("pon", 1), ("tsumo", 3), ("dahai", 3), ("dahai", 1)]
+    assert turn_order_defects(apply_retractions(s.events)) == {"double_draws": 0, "discards_without_draw": 0}
 
 
 def _last_call_of(s: _Script):
