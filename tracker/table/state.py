@@ -273,9 +273,9 @@ class TableState:
             )
         except ValueError as err:
             raise StateError(f"seat {e.actor}: {err}") from None
+        self._take_from_hand(e.actor, e.consumed)  # (raises before anything moves)
         if slot.taken_back:  # a discard taken back as gone that a call took: it was there
             self._give_back(e.target, self._pop_gone(slot))
-        self._take_from_hand(e.actor, e.consumed)  # (raises before anything moves)
         slot.called_away = True
         if slot.sideways:  # the riichi tile was taken: the next discard lies sideways instead
             target.sideways_next = True
@@ -356,7 +356,9 @@ class TableState:
         elif e.target_type == "tsumo" and self._closed_by_discard_taken_back(e):
             self._take_back_played_draw(e)
         elif e.target_type == "retract" and self._gone.get((e.actor, e.target_frame)):
-            self._give_back(e.actor, self._gone[(e.actor, e.target_frame)].pop())
+            lost = self._gone[(e.actor, e.target_frame)]
+            self._give_back(e.actor, lost[-1])
+            lost.pop()
         elif e.target_type == "reach" and seat.riichi:
             seat.riichi = False
             seat.sideways_next = False
@@ -371,6 +373,12 @@ class TableState:
         seat = self.seats[fix.actor]
         slot.taken_back = True
         seat.hand.append(slot.code)
+        if slot.sideways:  # the riichi turn it took is still owed: the next discard lies sideways
+            later = _kept_after(seat, slot)
+            if later is not None:
+                later.sideways = True
+            else:
+                seat.sideways_next = True
         _close_up(seat)
         self._gone.setdefault((fix.actor, fix.frame), []).append([slot, None])
 
@@ -398,12 +406,23 @@ class TableState:
         """A discard taken back as gone was there after all (seen again, or a call took it): it
         lies in the river again, with the draw it closed."""
         slot, pai = gone
-        self._take_from_hand(actor, [slot.code])
-        if pai is not None:
-            self.draws += 1
-            self.seats[actor].hand.append(pai)
+        seat = self.seats[actor]
+        held = list(seat.hand)
+        seat.hand += [pai] if pai is not None else []  # (the drawn tile first: a tsumogiri's)
+        try:
+            self._take_from_hand(actor, [slot.code])
+        except StateError:
+            seat.hand[:] = held
+            raise
+        self.draws += pai is not None
         slot.taken_back = False
-        _close_up(self.seats[actor])
+        if slot.sideways:  # it takes its riichi turn back from the discard that had it
+            later = _kept_after(seat, slot)
+            if later is not None:
+                later.sideways = False
+            else:
+                seat.sideways_next = False
+        _close_up(seat)
 
     def _pop_gone(self, slot: RiverSlot) -> list:
         for lost in self._gone.values():
@@ -572,6 +591,12 @@ class TableState:
                 for seat in self.seats
             ],
         }
+
+
+def _kept_after(seat: Seat, slot: RiverSlot) -> RiverSlot | None:
+    """The first discard of ``seat``'s river after ``slot`` that the record keeps."""
+    at = next(i for i, s in enumerate(seat.river) if s is slot)
+    return next((s for s in seat.river[at + 1 :] if not s.taken_back), None)
 
 
 def _close_up(seat: Seat) -> None:

@@ -236,6 +236,79 @@ def test_a_discard_taken_back_as_never_made_leaves_the_river_with_its_draw_and_c
     assert state.seats[1].hand_count == hand
 
 
+def _gone(frame: int, at: int, actor: int) -> list:
+    """A camera's retraction on read ``at`` of ``actor``'s discard of ``frame`` as never made,
+    with the draw it closed (``tracker.kyoku.take_back_discard``)."""
+    return [
+        ev.Retract(target_type="dahai", target_frame=frame, actor=actor, frame=at, reason="no such tile"),
+        ev.Retract(
+            target_type="tsumo", target_frame=frame, actor=actor, frame=at, reason="its discard was none"
+        ),
+    ]
+
+
+def _seen_again(at: int, actor: int, frame: int) -> ev.Retract:
+    return ev.Retract(
+        target_type="retract", target_frame=at, actor=actor, frame=frame, reason="tile seen again"
+    )
+
+
+def test_a_tsumogiri_taken_back_and_seen_again_returns_to_the_river_from_a_known_hand():
+    # known tiles: the E drawn and discarded went back to the hand and the drawn E to the wall;
+    # given back, the drawn E returns first, then the E leaves the hand again
+    events = start(HANDS) + _at(30, turn(0, "E")) + _gone(30, 40, 0)
+    state = play([*events, _seen_again(40, 0, 50)])
+    assert [s.code for s in state.seats[0].river_kept] == ["E"] and state.seats[0].hand_count == 13
+    assert state.draws == 1
+
+
+def test_a_call_on_a_discard_taken_back_that_the_caller_cannot_make_changes_nothing():
+    # seat 2 holds one 1m: its pon of seat 0's 1m (taken back as gone) raises before anything moves
+    events = start(HANDS) + _at(30, turn(0, "E", "1m")) + _gone(30, 40, 0)
+    state = play(events)
+    before = state.to_json(), state.draws
+    with pytest.raises(StateError):
+        state.update(ev.Pon(actor=2, target=0, pai="1m", consumed=["1m", "1m"], frame=45))
+    assert (state.to_json(), state.draws) == before
+
+
+@pytest.mark.parametrize("called", [False, True])
+def test_a_sideways_discard_taken_back_passes_its_riichi_turn_to_the_next(called):
+    # the riichi stands (its stick seen). Either its declaration tile E was a stray box, or a call
+    # took the E and the discard owed sideways after it was one: taken back with its draw, the
+    # seat's next discard lies sideways (validated: the recomputed route agrees); seen again, the
+    # turn goes back to it
+    events = start_unseen() + [ev.Tsumo(actor=0, pai="?", frame=30), ev.Reach(actor=0, frame=30)]
+    events += [ev.Dahai(actor=0, pai="E", tsumogiri=False, frame=30)]
+    if called:
+        events += [ev.Pon(actor=1, target=0, pai="E", consumed=["E", "E"], frame=34)]
+        events += [
+            ev.ReachAccepted(actor=0, frame=34),
+            ev.Dahai(actor=1, pai="9p", tsumogiri=False, frame=36),
+        ]
+        events += _at(40, turn(2, "?", "2m")) + _at(44, turn(3, "?", "3m")) + _at(50, turn(0, "?", "4m"))
+    stray = events[-1].frame
+    events += _gone(stray, 55, 0)
+    state = play(events)
+    assert state.seats[0].sideways_next
+    state = play(events + _at(60, turn(0, "?", "5m")))
+    assert [(s.code, s.sideways) for s in state.seats[0].river_present] == [("5m", True)]
+    state = play(events + _at(60, turn(0, "?", "5m")) + [_seen_again(55, 0, 70)], check=False)
+    assert [(s.code, s.sideways) for s in state.seats[0].river_present][-2:] == [
+        ("4m" if called else "E", True),
+        ("5m", False),
+    ]
+
+
+def test_two_discards_of_a_seat_taken_back_on_one_read_the_latest_given_back():
+    events = start_unseen() + _at(30, turn(0, "?", "1m")) + _at(32, turn(1, "?", "E"))
+    events += _at(34, turn(2, "?", "2m")) + _at(36, turn(3, "?", "3m")) + _at(38, turn(0, "?", "4m"))
+    events += _at(40, turn(1, "?", "S")) + _gone(32, 50, 1) + _gone(40, 50, 1)
+    assert play(events).seats[1].river_kept == []
+    state = play([*events, _seen_again(50, 1, 60)])
+    assert [s.code for s in state.seats[1].river_kept] == ["S"] and state.seats[1].hand_count == 13
+
+
 def test_a_callers_discard_taken_back_does_not_make_the_discard_its_call_took_callable_again():
     # the caller's own draw read as it called (taken back), then its discard taken back as the
     # last one: the discard before it was the one its call took, called away, not callable again
