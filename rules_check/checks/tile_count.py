@@ -103,17 +103,10 @@ def _draws_next(situation: Situation, seat: int) -> bool:
     before, or there is none yet and ``seat`` deals: ``seat`` draws next, or has drawn already
     (the record has its draw once the camera reads it)."""
     history = situation.history
-    gone = taken_back(history)
-    stray_draw = None  # the seat whose discard was taken back: its draw read with it goes too
+    gone = taken_back(history)  # (a discard taken back as never made goes with its draw)
     for i in range(len(history) - 1, -1, -1):
         e = history[i]
-        if i in gone:
-            stray_draw = e.actor if e.type == "dahai" else stray_draw
-            continue
-        if e.type not in PLAY:
-            continue
-        if e.type == "tsumo" and e.actor == stray_draw:
-            stray_draw = None
+        if i in gone or e.type not in PLAY:
             continue
         return e.type == "dahai" and e.actor == (seat - 1) % 4
     return seat == situation.table.oya

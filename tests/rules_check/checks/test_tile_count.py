@@ -109,8 +109,9 @@ def _short_seat1(phantom: list) -> list:
 
 def test_a_stray_discard_taken_back_with_its_draw_leaves_the_real_last_discard_the_last():
     assert found(feed(_short_seat1([]))) == [("tile_count_short", 1, "dead_hand")]
-    stray = [ev.Tsumo(actor=3, pai="?"), ev.Dahai(actor=3, pai="P", tsumogiri=False, frame=50)]
+    stray = [ev.Tsumo(actor=3, pai="?", frame=50), ev.Dahai(actor=3, pai="P", tsumogiri=False, frame=50)]
     stray += [ev.Retract(target_type="dahai", target_frame=50, actor=3, reason="no such tile in the river")]
+    stray += [ev.Retract(target_type="tsumo", target_frame=50, actor=3, reason="its discard was none")]
     checker = feed(_short_seat1(stray))
     assert found(checker) == [("tile_count_short", 1, "dead_hand")] and checker.alerts[0].frame == 40
 
@@ -122,8 +123,9 @@ def test_a_discard_taken_back_is_not_the_seat_befores_discard():
     clean += [ev.HandCount(actor=2, count=13)] + draw(1, "P") + draw(2, "P") + draw(3, "P")
     assert found(feed(clean)) == []
     stream = start() + [ev.HandCount(actor=2, count=12, frame=40)] + draw(0, "N")
-    stream += [ev.Tsumo(actor=1, pai="?"), ev.Dahai(actor=1, pai="P", tsumogiri=False, frame=50)]
+    stream += [ev.Tsumo(actor=1, pai="?", frame=50), ev.Dahai(actor=1, pai="P", tsumogiri=False, frame=50)]
     stream += [ev.Retract(target_type="dahai", target_frame=50, actor=1, reason="no such tile in the river")]
+    stream += [ev.Retract(target_type="tsumo", target_frame=50, actor=1, reason="its discard was none")]
     stream += [ev.HandCount(actor=2, count=13)] + draw(1, "P") + draw(2, "P") + draw(3, "P")
     assert found(feed(stream)) == []
 
