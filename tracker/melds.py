@@ -146,6 +146,29 @@ def declared(pai: str, consumed: list[str]) -> list[str]:
     return [c if c != tiles.UNKNOWN and tiles.deaka(c) == kind else kind for c in consumed]
 
 
+def completed_run(pai: str, consumed: list[str]) -> list[str]:
+    """A chi's own tiles as the record declares them: one left unread (``?``) is named when the
+    two read can be completed to a run one way only (1m 3m: 2m; 8s 9s: 7s), as a chi's tiles must
+    be. The layout (``laid``) keeps the tile unread: the rules checker judges what was seen."""
+    known = [c for c in (pai, *consumed) if c != tiles.UNKNOWN]
+    suits = {tiles.suit(c) for c in known}
+    if (
+        len(known) != 2
+        or consumed.count(tiles.UNKNOWN) != 1
+        or len(suits) != 1
+        or not suits <= set(tiles.SUITS)
+    ):
+        return consumed
+    suit = suits.pop()
+    lo, hi = sorted(tiles.number(c) for c in known)
+    if hi - lo not in (1, 2):
+        return consumed
+    ways = [lo + 1] if hi - lo == 2 else [n for n in (lo - 1, hi + 1) if 1 <= n <= 9]
+    if len(ways) != 1:
+        return consumed
+    return [f"{ways[0]}{suit}" if c == tiles.UNKNOWN else c for c in consumed]
+
+
 def chi_from(edge: int, source_edge: int) -> bool:
     """Can the seat at ``edge`` chi a discard of the seat at ``source_edge``: is it its kamicha
     (the seat before it in turn)? Edges go round the table in turn order, as seats do."""

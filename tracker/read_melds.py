@@ -24,6 +24,7 @@ from tracker.kyoku import (
 )
 from tracker.melds import (
     chi_from,
+    completed_run,
     declared,
     first_sighting,
     ready_melds,
@@ -495,6 +496,8 @@ class MeldReader:
             kind_cls = ev.Chi
         if kind_cls is not ev.Chi and sure_pon(codes, pai):
             consumed = declared(pai, consumed)
+        elif kind_cls is ev.Chi:
+            consumed = completed_run(pai, consumed)
         unsure = unsure_faces(placed, laid_codes, self.cfg) if laid_known else []
         laid = (
             ev.MeldPlacement(tiles=laid_codes, sideways=side, face_down=down, unsure=unsure or None)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tracker.melds import meld_size, ready_melds, seen_before
+from tracker.melds import completed_run, meld_size, ready_melds, seen_before
 
 
 def test_a_tile_counts_once_seen_at_the_same_place_on_the_read_before():
@@ -85,3 +85,13 @@ def test_a_chi_comes_from_the_seat_before_in_turn_only():
     # edges go round in turn order: edge 3 plays before edge 0, edge 0 before edge 1
     assert chi_from(0, 3) and chi_from(1, 0) and chi_from(3, 2)
     assert not chi_from(0, 1) and not chi_from(0, 2) and not chi_from(0, 0)
+
+
+def test_a_chis_unread_tile_is_named_where_one_tile_only_completes_the_run():
+    assert completed_run("1m", ["3m", "?"]) == ["3m", "2m"]  # the middle
+    assert completed_run("9s", ["?", "8s"]) == ["7s", "8s"]  # 8-9: 7 only
+    assert completed_run("2p", ["?", "1p"]) == ["3p", "1p"]
+    assert completed_run("5p", ["6p", "?"]) == ["6p", "?"]  # 4p or 7p
+    for pai, consumed in (("1m", ["?", "?"]), ("?", ["3m", "?"]), ("?", ["2m", "4m"]), ("5m", ["5p", "?"])):
+        assert completed_run(pai, consumed) == consumed  # one tile read, or two of no run
+    assert completed_run("E", ["S", "?"]) == ["S", "?"] and completed_run("1m", ["4m", "?"]) == ["4m", "?"]

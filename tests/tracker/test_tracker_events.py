@@ -1283,6 +1283,16 @@ def test_a_chi_read_with_an_unread_tile_read_again_as_a_wrong_pon_becomes_the_po
     assert (call.type, call.pai, call.consumed) == ("pon", "7m", ["7m", "7m"])
 
 
+def test_a_chis_unread_tile_is_declared_when_one_tile_only_completes_the_run():
+    # a chi 1-2-3m from the left, its middle read unsurely as a 7m as it was laid: the record
+    # declares the 2m (1m 3m make a run with it only); the layout keeps it unread, for the rules
+    # checker
+    s = _call_from_left("1m")
+    _lay_meld(s, _laid(("1m", True, 0.9), ("7m", False, 0.2), ("3m", False, 0.9)))
+    chi = _last_call(s)
+    assert (chi.type, chi.pai, chi.consumed, chi.laid.tiles) == ("chi", "1m", ["2m", "3m"], ["1m", "?", "3m"])
+
+
 def test_a_pon_read_again_with_a_wrong_tile_laid_stays_the_pon_it_declares():
     # "7m ? ?", then 7m 4m 7m on later looks: no set, but a pon sure of its kind (7m twice)
     s = _call_from_left("7m")
