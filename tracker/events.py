@@ -431,7 +431,7 @@ def _cancelled_retractions(events: list) -> set[int]:
         for j in range(i - 1, -1, -1):
             x = events[j]
             # (only a discard's retraction as gone is ever taken back; a riichi retracted on the
-            # same read by the same seat is not the one named, nor a later draw taken back there)
+            # same read by the same seat is not the one named)
             gone = x.type == "retract" and x.target_type == "dahai" and not x.corrects
             if gone and j not in out and (x.frame, x.actor) == key:
                 out.add(j)
@@ -443,8 +443,9 @@ def _cancelled_retractions(events: list) -> set[int]:
 
 
 def its_draw_taken_back(event, gone) -> bool:
-    """Is ``event`` the retraction of the draw that the discard the retraction ``gone`` takes back
-    as never made closed (``tracker.kyoku.take_back_discard`` emits it right after)?"""
+    """Is ``event`` the retraction of the draw taken back with the discard the retraction ``gone``
+    takes back as never made: the one it closed, or, when it closed a call, the one the seat's
+    next discard closed (``tracker.kyoku.take_back_discard`` emits it right after, on that read)?"""
     return (
         event is not None
         and gone.type == "retract"
@@ -454,5 +455,4 @@ def its_draw_taken_back(event, gone) -> bool:
         and event.target_type == "tsumo"
         and not event.corrects
         and (event.frame, event.actor) == (gone.frame, gone.actor)
-        and event.target_frame <= gone.target_frame
     )

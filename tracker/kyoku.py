@@ -38,6 +38,10 @@ class Slot:
     overruled: str | None = None  # the face it is read as where its votes' face was a fifth copy
     place: tuple[int, int] = (0, 0)  # (row, col) its dahai named
     draw: int | None = None  # the read whose tsumo this discard closed (None: it followed a call or kan)
+    # taken back as gone after closing a call or kan: the seat's next discard, and the draw it
+    # closed then, which it gave up to close the call instead (``take_back_discard``)
+    handed: tuple[Slot, int] | None = None
+    handed_call: bool = False  # ... or, none read yet, to the discard its seat still owed
 
     @property
     def seen_from(self) -> int:
@@ -240,31 +244,48 @@ def take_back_draw(k: Kyoku, e: int, out: list, reason: str) -> None:
     )
 
 
-def take_back_discard(slot: Slot, e: int, out: list, reason: str) -> None:
+def take_back_discard(k: Kyoku, slot: Slot, e: int, out: list, reason: str) -> None:
     """Edge ``e``'s discard at ``slot`` was none: a ``retract`` of its dahai, then one of the draw
     it closed. A draw kept without its discard would leave the seat drawing twice in the record
-    when it plays again (its next discard infers a draw). (The tracker's hand count needs no
-    change: the draw added the tile the discard took away.)"""
+    when it plays again (its next discard infers a draw). One that closed a call or kan (no draw)
+    leaves that call to the seat's next discard, whose draw is taken back instead (a call, then
+    a draw, would be a draw twice too), or, none read yet, to the discard the seat still owes.
+    (The tracker's hand count needs no change: the draw added the tile the discard took away.)"""
     out.append(
         lambda seat, f=slot.frame: ev.Retract(
             target_type="dahai", target_frame=f, actor=seat(e), reason=reason
         )
     )
-    if slot.draw is not None:
+    draw = slot.draw
+    if draw is None:
+        river = k.rivers[e]
+        at = next(i for i, s in enumerate(river) if s is slot)
+        later = river[at + 1] if at + 1 < len(river) else None
+        if later is None:
+            k.owes_discard[e] = slot.handed_call = True
+        elif later.draw is not None:
+            draw, later.draw = later.draw, None
+            slot.handed = (later, draw)
+    if draw is not None:
         out.append(
-            lambda seat, f=slot.draw: ev.Retract(
+            lambda seat, f=draw: ev.Retract(
                 target_type="tsumo", target_frame=f, actor=seat(e), reason="its discard was none"
             )
         )
 
 
-def give_back_discard(slot: Slot, e: int, out: list, reason: str) -> None:
+def give_back_discard(k: Kyoku, slot: Slot, e: int, out: list, reason: str) -> None:
     """Edge ``e``'s discard at ``slot``, taken back as gone, was there after all: a ``retract`` of
     that retraction (the record keeps the discard, and the draw taken back with it:
     ``events.apply_retractions``)."""
     at = slot.lost_at
     out.append(lambda seat: ev.Retract(target_type="retract", target_frame=at, actor=seat(e), reason=reason))
     slot.lost_at = None
+    if slot.handed is not None:  # the next discard closes its own draw again
+        later, draw = slot.handed
+        later.draw, slot.handed = draw, None
+    if slot.handed_call:  # it closes its call again
+        k.owes_discard[e] = slot.handed_call = False
 
 
 def in_turn(k: Kyoku, e: int) -> bool:

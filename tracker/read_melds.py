@@ -250,7 +250,7 @@ class MeldReader:
             return None  # (one taken back as gone just now is the call's: ``_meld`` gives it back)
         # the last one, read after the discard taken, goes back until read again (after the call:
         # a discard of the record cannot be moved before another)
-        take_back_discard(last, last_edge, out, "read after the discard a call took")
+        take_back_discard(k, last, last_edge, out, "read after the discard a call took")
         last.present, last.lost_at = False, None
         return named, len(river) - 1
 
@@ -439,7 +439,7 @@ class MeldReader:
         src_edge, src_index = source
         slot = k.rivers[src_edge][src_index]
         if slot.lost_at is not None:  # taken back as gone before the call was read: the call took it
-            give_back_discard(slot, src_edge, out, "a call took it")
+            give_back_discard(k, slot, src_edge, out, "a call took it")
         slot.present = False
         self._draws_beaten_by_call(k, slot, out)
         called = slot.overruled or pick_code(slot.votes)  # (a fifth copy's read overruled: tracker.copies)

@@ -205,7 +205,7 @@ class RiverReader:
                 and sum(s.lost_at == slot.lost_at for s in k.rivers[e]) == 1
             ):
                 slot.present, slot.misses, slot.votes = True, 0, slot.votes + votes
-                give_back_discard(slot, e, out, "tile seen again")
+                give_back_discard(k, slot, e, out, "tile seen again")
                 return True
         return False
 
@@ -251,7 +251,7 @@ class RiverReader:
             patience = self.cfg.retract_after * (3 if k.last_discard == (e, i) else 1)
             if slot.misses >= patience:
                 slot.present = False
-                take_back_discard(slot, e, out, "no such tile in the river")
+                take_back_discard(k, slot, e, out, "no such tile in the river")
                 # a riichi read from a tile that was never there (a stray sideways box): none,
                 # unless a stick was seen at the seat
                 if slot.declared and not k.stick_seen[e]:

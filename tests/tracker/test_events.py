@@ -174,8 +174,7 @@ def test_a_retraction_taken_back_restores_what_it_dropped():
 
 def test_a_discard_given_back_gives_back_the_draw_taken_back_with_it():
     # seat 1 draws (frame 10) and discards (12); on read 40 the discard is taken back as gone and,
-    # at once, its draw; seen again on read 55, both return. A later draw of the seat taken back
-    # on that same read (frame 30, after the discard) is not the discard's and stays taken back
+    # at once, its draw; seen again on read 55, both return
     events = [
         ev.Tsumo(actor=1, pai="?", frame=10),
         ev.Dahai(actor=1, pai="9s", tsumogiri=False, frame=12),
@@ -187,9 +186,27 @@ def test_a_discard_given_back_gives_back_the_draw_taken_back_with_it():
     back = ev.Retract(target_type="retract", target_frame=40, actor=1, frame=55, reason="tile seen again")
     fixed = ev.apply_retractions([*events, back])
     assert [(e.type, e.frame) for e in fixed] == [("tsumo", 10), ("dahai", 12), ("tsumo", 30)]
-    later = ev.Retract(target_type="tsumo", target_frame=30, actor=1, frame=40, reason="a call beat it")
-    fixed = ev.apply_retractions([*events[:4], later, back])
-    assert [(e.type, e.frame) for e in fixed] == [("tsumo", 10), ("dahai", 12)]
+    # a draw taken back on another read is not the discard's
+    other = ev.Retract(target_type="tsumo", target_frame=10, actor=1, frame=41, reason="its discard was none")
+    fixed = ev.apply_retractions([*events[:4], other, back])
+    assert [(e.type, e.frame) for e in fixed] == [("dahai", 12), ("tsumo", 30)]
+
+
+def test_a_discard_after_a_call_given_back_gives_back_the_next_discards_draw():
+    # seat 1 pons (frame 10) and discards (12), then draws (30) and discards (32); on read 40 the
+    # first discard is taken back as gone: the second closes the pon, its draw goes. Seen again
+    # on read 55, both return
+    events = [
+        ev.Pon(actor=1, target=0, pai="E", consumed=["E", "E"], frame=10),
+        ev.Dahai(actor=1, pai="9s", tsumogiri=False, frame=12),
+        ev.Tsumo(actor=1, pai="?", frame=30),
+        ev.Dahai(actor=1, pai="1m", tsumogiri=False, frame=32),
+        ev.Retract(target_type="dahai", target_frame=12, actor=1, frame=40, reason="gone"),
+        ev.Retract(target_type="tsumo", target_frame=30, actor=1, frame=40, reason="its discard was none"),
+    ]
+    assert [(e.type, e.frame) for e in ev.apply_retractions(events)] == [("pon", 10), ("dahai", 32)]
+    back = ev.Retract(target_type="retract", target_frame=40, actor=1, frame=55, reason="tile seen again")
+    assert [e.frame for e in ev.apply_retractions([*events, back])] == [10, 12, 30, 32]
 
 
 def test_a_call_read_again_is_corrected_in_its_tiles_and_type_the_latest_correction_standing():

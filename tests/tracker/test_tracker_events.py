@@ -852,6 +852,48 @@ def test_a_callers_discard_closes_no_draw_when_another_rivers_tile_was_read_betw
     assert turn_order_defects(apply_retractions(s.events)) == {"double_draws": 0, "discards_without_draw": 0}
 
 
+def test_a_stray_discard_read_after_a_call_and_taken_back_leaves_the_call_to_the_next_discard():
+    # edge 0 (seat 1) pons edge 3's 6p; a stray box in its river is read as its discard (it
+    # closes the pon), then its real 9s (a draw inferred for it); the stray goes. The 9s closes
+    # the pon: its draw is taken back with the stray (a pon, then a draw, is a draw twice)
+    s = _call_from_left("6p")
+    laid = _laid(*[("6p", i == 0, 0.9) for i in range(3)])
+    _lay_meld(s, laid)
+    pon = [(0, MELD, *row[:4]) for row in laid]
+    stray, real = _river(0, 0, "N"), _river(0, 1, "9s")
+    for frame, rows in ((6, [stray]), (7, [stray]), (8, [stray, real]), (9, [stray, real])):
+        s.read(_table(pon + rows), frame)
+    for frame in range(10, 12 + TrackerConfig().retract_after):
+        s.read(_table(pon + [real]), frame)
+    back = [(e.target_type, e.target_frame) for e in s.events if e.type == "retract"]
+    assert back == [("dahai", 7), ("tsumo", 9)]
+    record = apply_retractions(s.events)
+    plays = [(e.type, e.actor, e.frame) for e in record if e.type in ("tsumo", "dahai", "pon")]
+    assert plays[-2:] == [("pon", 1, 5), ("dahai", 1, 9)]
+    assert turn_order_defects(record) == {"double_draws": 0, "discards_without_draw": 0}
+
+
+def test_a_callers_only_discard_taken_back_leaves_the_call_owed():
+    # edge 0 pons; a stray box in its river read as its discard, then gone: the pon still owes
+    # its discard, which closes no draw when it comes
+    s = _call_from_left("6p")
+    laid = _laid(*[("6p", i == 0, 0.9) for i in range(3)])
+    _lay_meld(s, laid)
+    pon = [(0, MELD, *row[:4]) for row in laid]
+    for frame in (6, 7):
+        s.read(_table(pon + [_river(0, 0, "N")]), frame)
+    last = 8 + 3 * TrackerConfig().retract_after
+    for frame in range(8, last):
+        s.read(_table(pon), frame)
+    assert [e.target_type for e in s.events if e.type == "retract"] == ["dahai"]
+    for frame in (last, last + 1):
+        s.read(_table(pon + [_river(0, 0, "9s")]), frame)
+    record = apply_retractions(s.events)
+    plays = [(e.type, e.actor) for e in record if e.type in ("tsumo", "dahai", "pon")]
+    assert plays[-2:] == [("pon", 1), ("dahai", 1)]
+    assert turn_order_defects(record) == {"double_draws": 0, "discards_without_draw": 0}
+
+
 def _last_call_of(s: _Script):
     return next(e for e in reversed(s.events) if e.type in ("chi", "pon", "daiminkan"))
 

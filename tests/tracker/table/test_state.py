@@ -300,6 +300,25 @@ def test_a_sideways_discard_taken_back_passes_its_riichi_turn_to_the_next(called
     ]
 
 
+def test_a_discard_closing_a_call_taken_back_with_the_next_discards_draw_leaves_the_count_right():
+    # seat 1 pons seat 0's E and discards 9s (a stray), then draws and discards 1m; the 9s is taken
+    # back with the 1m's draw (the 1m closes the pon): seat 1 holds the pon's 10 tiles
+    events = start_unseen() + _at(30, turn(0, "?", "E"))
+    events += [ev.Pon(actor=1, target=0, pai="E", consumed=["E", "E"], frame=34)]
+    events += [ev.Dahai(actor=1, pai="9s", tsumogiri=False, frame=36)] + _at(40, turn(1, "?", "1m"))
+    draws = play(events).draws
+    events += [
+        ev.Retract(target_type="dahai", target_frame=36, actor=1, frame=50, reason="no such tile"),
+        ev.Retract(target_type="tsumo", target_frame=40, actor=1, frame=50, reason="its draw"),
+    ]
+    state = play(events)
+    assert state.seats[1].hand_count == 10 and state.draws == draws - 1
+    assert [s.code for s in state.seats[1].river_kept] == ["1m"]
+    state = play([*events, _seen_again(50, 1, 60)])
+    assert state.seats[1].hand_count == 10 and state.draws == draws
+    assert [s.code for s in state.seats[1].river_kept] == ["9s", "1m"]
+
+
 def test_two_discards_of_a_seat_taken_back_on_one_read_the_latest_given_back():
     events = start_unseen() + _at(30, turn(0, "?", "1m")) + _at(32, turn(1, "?", "E"))
     events += _at(34, turn(2, "?", "2m")) + _at(36, turn(3, "?", "3m")) + _at(38, turn(0, "?", "4m"))
