@@ -291,7 +291,7 @@ def give_back_discard(k: Kyoku, slot: Slot, e: int, out: list, reason: str) -> N
 def in_turn(k: Kyoku, e: int) -> bool:
     """Is the play edge ``e``'s: it drew, it called or made a kan and has not discarded, or it is
     next to draw (its draw may be unseen)?"""
-    return k.drew[e] or k.after_call == e or next_to_draw(k, e)
+    return k.drew[e] or k.after_call == e or k.owes_discard[e] or next_to_draw(k, e)
 
 
 def next_to_draw(k: Kyoku, e: int) -> bool:

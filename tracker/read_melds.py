@@ -314,7 +314,7 @@ class MeldReader:
     @staticmethod
     def _own_draw(k: Kyoku, e: int, out: list) -> None:
         """A kan from the hand is made after a draw: the draw the camera did not see goes first."""
-        if not k.drew[e] and k.after_call != e:
+        if not k.drew[e] and k.after_call != e and not k.owes_discard[e]:
             out.append(lambda seat: ev.Tsumo(actor=seat(e), pai="?"))
             k.pending_count[e] += 1
 

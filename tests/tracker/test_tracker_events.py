@@ -372,11 +372,11 @@ def _call_from_left(discard: str) -> _Script:
     return s
 
 
-def _lay_meld(s: _Script, laid: list[tuple], frames: tuple[int, ...] = (4, 5)) -> None:
+def _lay_meld(s: _Script, laid: list[tuple], frames: tuple[int, ...] = (4, 5), extra: list = ()) -> None:
     """Two still reads of edge 0's meld tiles: (u, v, code, sideways, confidence[, runner-up
-    code, its score]) rows."""
+    code, its score]) rows; ``extra`` rows (a river's tiles) in view too."""
     for frame in frames:
-        view = _view(_table() + [(0, MELD, *row[:4], *row[5:7]) for row in laid])
+        view = _view(_table(extra) + [(0, MELD, *row[:4], *row[5:7]) for row in laid])
         sure = np.concatenate([np.ones(len(view) - len(laid)), [row[4] for row in laid]])
         factories = s.tracker._observe(replace(view, confidence=sure.astype(np.float32)), frame, frame / 30)
         s.events += s.tracker._emit(factories, frame, frame / 30).events
@@ -892,6 +892,25 @@ def test_a_callers_only_discard_taken_back_leaves_the_call_owed():
     plays = [(e.type, e.actor) for e in record if e.type in ("tsumo", "dahai", "pon")]
     assert plays[-2:] == [("pon", 1), ("dahai", 1)]
     assert turn_order_defects(record) == {"double_draws": 0, "discards_without_draw": 0}
+
+
+def test_a_kan_on_the_replacement_tile_after_a_stray_between_infers_no_draw():
+    # edge 0 makes a daiminkan of edge 3's S (its replacement drawn); a stray in edge 2's river is
+    # read; edge 0 then lays an ankan of 9m (the replacement, a kan again): the replacement was its
+    # draw, the ankan needs none inferred (review helper-45)
+    s = _call_from_left("S")
+    fourth = (_PLACES[2][0] + TILE_W, _PLACES[2][1])
+    kan = _laid(("S", True, 0.9), ("S", False, 0.9), ("S", False, 0.9)) + [(*fourth, "S", False, 0.9)]
+    _lay_meld(s, kan)
+    assert [e.type for e in s.events if e.type in ("daiminkan", "pon")] == ["daiminkan"]
+    stray = [_river(2, 0, "7s")]
+    _lay_meld(s, kan, frames=(6, 7), extra=stray)
+    ankan = [
+        (u, 390.0, c, False, 0.9) for u, c in ((150.0, "9m"), (176.0, "back"), (202.0, "back"), (228.0, "9m"))
+    ]
+    _lay_meld(s, kan + ankan, frames=(8, 9), extra=stray)
+    assert [e.type for e in s.events if e.type in ("daiminkan", "ankan")] == ["daiminkan", "ankan"]
+    assert turn_order_defects(apply_retractions(s.events)) == {"double_draws": 0, "discards_without_draw": 0}
 
 
 def _last_call_of(s: _Script):

@@ -362,6 +362,8 @@ class TableState:
         elif e.target_type == "reach" and seat.riichi:
             seat.riichi = False
             seat.sideways_next = False
+            for slot in seat.river:  # no riichi: the rules lay no tile sideways
+                slot.sideways = False
         elif e.target_type == "reach_accepted" and seat.riichi_accepted:
             seat.riichi_accepted = False
             self.scores[e.actor] += 1000
@@ -374,11 +376,7 @@ class TableState:
         slot.taken_back = True
         seat.hand.append(slot.code)
         if slot.sideways:  # the riichi turn it took is still owed: the next discard lies sideways
-            later = _kept_after(seat, slot)
-            if later is not None:
-                later.sideways = True
-            else:
-                seat.sideways_next = True
+            _pass_turn(seat, slot, True)
         _close_up(seat)
         self._gone.setdefault((fix.actor, fix.frame), []).append([slot, None])
 
@@ -417,11 +415,7 @@ class TableState:
         self.draws += pai is not None
         slot.taken_back = False
         if slot.sideways:  # it takes its riichi turn back from the discard that had it
-            later = _kept_after(seat, slot)
-            if later is not None:
-                later.sideways = False
-            else:
-                seat.sideways_next = False
+            _pass_turn(seat, slot, False)
         _close_up(seat)
 
     def _pop_gone(self, slot: RiverSlot) -> list:
@@ -593,10 +587,18 @@ class TableState:
         }
 
 
-def _kept_after(seat: Seat, slot: RiverSlot) -> RiverSlot | None:
-    """The first discard of ``seat``'s river after ``slot`` that the record keeps."""
+def _pass_turn(seat: Seat, slot: RiverSlot, sideways: bool) -> None:
+    """The riichi turn ``slot`` took goes to (``sideways``) or comes back from the discards after
+    it: each the record keeps lies so, up to the first no call took (a called one passes it on
+    again), else the seat's next discard."""
     at = next(i for i, s in enumerate(seat.river) if s is slot)
-    return next((s for s in seat.river[at + 1 :] if not s.taken_back), None)
+    for later in seat.river[at + 1 :]:
+        if later.taken_back:
+            continue
+        later.sideways = sideways
+        if not later.called_away:
+            return
+    seat.sideways_next = sideways
 
 
 def _close_up(seat: Seat) -> None:

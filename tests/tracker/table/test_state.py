@@ -319,6 +319,68 @@ def test_a_discard_closing_a_call_taken_back_with_the_next_discards_draw_leaves_
     assert [s.code for s in state.seats[1].river_kept] == ["9s", "1m"]
 
 
+def _declared_then_next_called() -> list:
+    # seat 0 declares riichi with a sideways E (frame 30, its stick seen: the riichi stands);
+    # its next discard 4m (frame 50) is ponned by seat 1; seat 0's following discard 5m (frame 70)
+    events = start_unseen() + [ev.Tsumo(actor=0, pai="?", frame=30), ev.Reach(actor=0, frame=30)]
+    events += [ev.Dahai(actor=0, pai="E", tsumogiri=False, frame=30)]
+    events += _at(32, turn(1, "?", "1s")) + [ev.ReachAccepted(actor=0, frame=32)]
+    events += _at(34, turn(2, "?", "2s")) + _at(36, turn(3, "?", "3s"))
+    events += _at(50, turn(0, "?", "4m"))
+    events += [ev.Pon(actor=1, target=0, pai="4m", consumed=["4m", "4m"], frame=52)]
+    events += [ev.Dahai(actor=1, pai="9p", tsumogiri=False, frame=54)]
+    events += _at(56, turn(2, "?", "6s")) + _at(58, turn(3, "?", "7s"))
+    events += _at(70, turn(0, "?", "5m"))
+    return events
+
+
+def test_a_declaration_taken_back_after_its_next_discard_was_called_passes_the_turn_on():
+    # the E (a far river's tile the detector lost) taken back as never made, with its draw: in the
+    # record the 4m is then the declaration tile, called, so the 5m lies sideways (the recomputed
+    # route says so). The incremental state turns the called 4m sideways and leaves the 5m upright
+    events = _declared_then_next_called() + _gone(30, 80, 0)
+    state = play(events)  # validates after every event
+    kept = [(s.code, s.sideways) for s in state.seats[0].river_kept]
+    assert kept[-1] == ("5m", True)
+
+
+def test_the_declaration_seen_again_after_that_gives_the_turn_back():
+    events = _declared_then_next_called() + _gone(30, 80, 0) + [_seen_again(80, 0, 90)]
+    state = play(events, check=False)
+    state.validate()
+    assert [(s.code, s.sideways) for s in state.seats[0].river] == [
+        ("E", True),
+        ("4m", False),
+        ("5m", False),
+    ]
+
+
+def test_taken_back_before_the_seats_next_discard_that_discard_is_owed_sideways():
+    # the same, the E taken back before seat 0 plays again: its next discard lies sideways (the
+    # called 4m passed the riichi turn on); else river_layout calls a 5m laid sideways an error
+    events = _declared_then_next_called()[:-2] + _gone(30, 60, 0)
+    state = play(events)
+    assert state.seats[0].sideways_next
+
+
+def test_a_stray_declaration_taken_back_with_its_riichi_leaves_the_next_discard_upright():
+    # a stray sideways box read as seat 0's riichi (E, frame 30); seat 0's real 4m follows; the box
+    # gone, the tracker takes back the E with its draw, then the riichi (no stick seen:
+    # read_rivers._review / _unwind_reach). No riichi: the 4m lies upright, as the recompute says
+    events = start_unseen() + [ev.Tsumo(actor=0, pai="?", frame=30), ev.Reach(actor=0, frame=30)]
+    events += [ev.Dahai(actor=0, pai="E", tsumogiri=False, frame=30)]
+    events += _at(32, turn(1, "?", "1s")) + [ev.ReachAccepted(actor=0, frame=32)]
+    events += _at(34, turn(2, "?", "2s")) + _at(36, turn(3, "?", "3s")) + _at(50, turn(0, "?", "4m"))
+    events += _gone(30, 60, 0)
+    events += [
+        ev.Retract(target_type="reach", target_frame=30, actor=0, frame=60, reason="declaration tile gone"),
+        ev.Retract(target_type="reach_accepted", target_frame=32, actor=0, frame=60, reason="no riichi"),
+    ]
+    state = play(events, check=False)  # (the recompute route does not apply reach retractions)
+    assert not state.seats[0].riichi
+    assert [(s.code, s.sideways) for s in state.seats[0].river_kept] == [("4m", False)]
+
+
 def test_two_discards_of_a_seat_taken_back_on_one_read_the_latest_given_back():
     events = start_unseen() + _at(30, turn(0, "?", "1m")) + _at(32, turn(1, "?", "E"))
     events += _at(34, turn(2, "?", "2m")) + _at(36, turn(3, "?", "3m")) + _at(38, turn(0, "?", "4m"))
