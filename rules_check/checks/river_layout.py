@@ -25,6 +25,7 @@ faults were still found).
 from __future__ import annotations
 
 from rules_check.situation import PLAY, Finding, Situation
+from tracker.events import taken_back
 from tracker.table import layout
 
 CODE = "river_layout"
@@ -71,9 +72,20 @@ def _doubled(situation: Situation, event) -> bool:
 
 def _row_full(situation: Situation, event, row: int) -> bool:
     """The record agrees the tile came when its row was full and the next still empty (as with a
-    seventh tile laid there)."""
+    seventh tile laid there), and the camera took back none of the row's readings before (a tile
+    of the row taken back as gone leaves its count to a ghost or a tile seen twice: set 2's
+    hanchan-jansou-1 4729, a ghost in a row whose real tile had been taken back)."""
     seat = situation.table.seats[event.actor]
-    return len(seat.river_present) == layout.RIVER_ROW * (row + 1)
+    if len(seat.river_present) != layout.RIVER_ROW * (row + 1):
+        return False
+    history = situation.history
+    return not any(
+        history[i].type == "dahai"
+        and history[i].actor == event.actor
+        and history[i].slot is not None
+        and history[i].slot.row == row
+        for i in taken_back(history)
+    )
 
 
 def check(event, situation: Situation) -> list[Finding]:

@@ -100,6 +100,30 @@ def test_a_seventh_column_the_record_cannot_explain_is_not_judged():
     assert found(feed(twice)) == []
 
 
+def test_a_seventh_column_in_a_row_the_camera_took_a_tile_back_from_is_not_judged():
+    # seven readings in row 0, the fourth (a tile seen where another lay) taken back with its
+    # draw: the row counts six, but one of them may be a ghost or a tile seen twice (set 2's
+    # hanchan-jansou-1 4729); a seventh column there is not judged. The same row read without
+    # a reading taken back is
+    slots = [(0, 0, False), (0, 1, False), (0, 2, False), (0, 3, False), (0, 3, False), (0, 4, False)]
+    stream = [e.model_copy(update={"frame": i}) for i, e in enumerate(rounds(slots + [(0, 5, False)]))]
+    ghost = [e for e in stream if e.type == "dahai" and e.actor == 3][3]
+    back = [
+        ev.Retract(target_type="dahai", target_frame=ghost.frame, actor=3, frame=900, reason="gone"),
+        ev.Retract(target_type="tsumo", target_frame=ghost.frame - 1, actor=3, frame=900, reason="its draw"),
+    ]
+    seventh = [*draw(0, "P"), *draw(1, "P"), *draw(2, "P"), ev.Tsumo(actor=3, pai="N")]
+    seventh += [
+        ev.Dahai(actor=3, pai="W", tsumogiri=False, slot=ev.RiverPlacement(row=0, col=6, sideways=False))
+    ]
+    seventh = [e.model_copy(update={"frame": 1000 + i}) for i, e in enumerate(seventh)]
+    assert found(feed(stream + back + seventh)) == []
+    clean = [
+        e.model_copy(update={"frame": i}) for i, e in enumerate(rounds([(0, c, False) for c in range(6)]))
+    ]
+    assert found(feed(clean + seventh)) == [("river_layout", 3, "warning")]
+
+
 def test_a_sideways_tile_read_as_the_same_seats_second_discard_is_not_judged():
     # a riichi seat's river lost and found again: its sideways declaration tile comes back as a
     # second discard of that seat with no play between (a misreading, not a stray sideways tile)
