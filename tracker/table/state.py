@@ -646,7 +646,10 @@ def _draws_taken_back(seq: list) -> set[int]:
 def _recompute(kyoku_events: list, rules: TableRules) -> dict[str, Any]:
     """Rebuild a kyoku's table by scanning its event list as a whole, not event by event."""
     start = kyoku_events[0]
-    gone = _draws_taken_back(kyoku_events) | ev.discards_taken_back(kyoku_events)
+    riichi_taken_back = {
+        i for i in ev.taken_back(kyoku_events) if kyoku_events[i].type in ("reach", "reach_accepted")
+    }
+    gone = _draws_taken_back(kyoku_events) | ev.discards_taken_back(kyoku_events) | riichi_taken_back
     seq = [e for i, e in enumerate(kyoku_events) if i not in gone]
     n = len(seq)
 

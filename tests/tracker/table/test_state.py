@@ -376,7 +376,7 @@ def test_a_stray_declaration_taken_back_with_its_riichi_leaves_the_next_discard_
         ev.Retract(target_type="reach", target_frame=30, actor=0, frame=60, reason="declaration tile gone"),
         ev.Retract(target_type="reach_accepted", target_frame=32, actor=0, frame=60, reason="no riichi"),
     ]
-    state = play(events, check=False)  # (the recompute route does not apply reach retractions)
+    state = play(events)
     assert not state.seats[0].riichi
     assert [(s.code, s.sideways) for s in state.seats[0].river_kept] == [("4m", False)]
 
