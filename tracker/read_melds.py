@@ -569,6 +569,10 @@ class MeldReader:
                     kind = "pon" if is_set("pon", codes) else "chi" if run else kind
                 if len(codes) == 3 and sure_pon(codes, codes[call.pick]) and not is_set("chi", codes):
                     kind = "pon"  # its kind read twice: a pon, laid wrong if the third is another
+                elif kind == "pon" and _two_of_a_run(codes) and chi_from(call.edge, call.source_edge):
+                    # a pon said from one tile read ("5m ? ?"), its next read another kind a run
+                    # shares with it: a chi (set 4's mleague hanchan 1859, "1m 3m ?" of a 1-2-3m)
+                    kind = "chi"
                 if call.added_to:
                     kind = "pon"  # a fourth tile was added to it
                 call.codes, call.kind = codes, kind
@@ -777,6 +781,15 @@ def unsure_faces(laid: list[MeldTile], codes: list[str], cfg) -> list[int]:
         and not evidence(i, tile, code)
         and (not off or i in off or could_join(i, tile, code))
     ]
+
+
+def _two_of_a_run(codes: list[str]) -> bool:
+    """Three tiles, one unread and two read of two kinds of one suit a run can hold together."""
+    known = [c for c in codes if c != tiles.UNKNOWN]
+    if len(codes) != 3 or len(known) != 2 or any(tiles.suit(c) not in tiles.SUITS for c in known):
+        return False
+    a, b = (tiles.number(c) for c in known)
+    return tiles.suit(known[0]) == tiles.suit(known[1]) and abs(a - b) in (1, 2)
 
 
 def _set_without(codes: list[str], i: int) -> bool:

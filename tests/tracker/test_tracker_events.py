@@ -1354,6 +1354,25 @@ def test_a_chis_unread_tile_is_declared_when_one_tile_only_completes_the_run():
     assert (chi.type, chi.pai, chi.consumed, chi.laid.tiles) == ("chi", "1m", ["2m", "3m"], ["1m", "?", "3m"])
 
 
+def test_a_pon_said_from_one_tile_read_is_a_chi_once_another_kind_a_run_holds_is_read():
+    # a chi 1-2-3m from the left laid as "1m ? ?" (two tiles unsure): said a pon of 1m. Later
+    # looks read its right tile 3m: one unread tile between 1m and 3m, a chi (set 4's mleague
+    # hanchan 1859); its 2m declared (``completed_run``), the layout keeps it unread
+    s = _call_from_left("1m")
+    _lay_meld(s, _laid(("1m", True, 0.9), ("7m", False, 0.2), ("8m", False, 0.2)))
+    assert (_last_call(s).type, _last_call(s).consumed) == ("pon", ["?", "?"])
+    _lay_meld(
+        s, _laid(("1m", True, 0.9), ("7m", False, 0.2), ("3m", False, 0.9)), frames=tuple(range(20, 30))
+    )
+    (call,) = [e for e in apply_retractions(s.events) if e.type in ("chi", "pon")]
+    assert (call.type, call.pai, call.consumed, call.laid.tiles) == (
+        "chi",
+        "1m",
+        ["2m", "3m"],
+        ["1m", "?", "3m"],
+    )
+
+
 def test_a_pon_read_again_with_a_wrong_tile_laid_stays_the_pon_it_declares():
     # "7m ? ?", then 7m 4m 7m on later looks: no set, but a pon sure of its kind (7m twice)
     s = _call_from_left("7m")
