@@ -146,27 +146,38 @@ def declared(pai: str, consumed: list[str]) -> list[str]:
     return [c if c != tiles.UNKNOWN and tiles.deaka(c) == kind else kind for c in consumed]
 
 
-def completed_run(pai: str, consumed: list[str]) -> list[str]:
-    """A chi's own tiles as the record declares them: one left unread (``?``) is named when the
-    two read can be completed to a run one way only (1m 3m: 2m; 8s 9s: 7s), as a chi's tiles must
-    be. The layout (``laid``) keeps the tile unread: the rules checker judges what was seen."""
-    known = [c for c in (pai, *consumed) if c != tiles.UNKNOWN]
+def run_completions(known: list[str]) -> list[str]:
+    """The tiles that make a run with the two ``known`` ones (two kinds of one suit, 1 or 2
+    apart: 1m 3m -> 2m; 5m 6m -> 4m, 7m; 8s 9s -> 7s), else none."""
     suits = {tiles.suit(c) for c in known}
-    if (
-        len(known) != 2
-        or consumed.count(tiles.UNKNOWN) != 1
-        or len(suits) != 1
-        or not suits <= set(tiles.SUITS)
-    ):
-        return consumed
+    if len(known) != 2 or len(suits) != 1 or not suits <= set(tiles.SUITS):
+        return []
     suit = suits.pop()
     lo, hi = sorted(tiles.number(c) for c in known)
-    if hi - lo not in (1, 2):
-        return consumed
-    ways = [lo + 1] if hi - lo == 2 else [n for n in (lo - 1, hi + 1) if 1 <= n <= 9]
+    if hi - lo == 2:
+        return [f"{lo + 1}{suit}"]
+    if hi - lo == 1:
+        return [f"{n}{suit}" for n in (lo - 1, hi + 1) if 1 <= n <= 9]
+    return []
+
+
+def completed_run(pai: str, consumed: list[str]) -> list[str]:
+    """A chi's own tiles as the record declares them: one left unread (``?``) is named when the
+    two read can be completed to a run one way only (``run_completions``), as a chi's tiles must
+    be. The layout (``laid``) keeps the tile unread: the rules checker judges what was seen."""
+    known = [c for c in (pai, *consumed) if c != tiles.UNKNOWN]
+    ways = run_completions(known) if consumed.count(tiles.UNKNOWN) == 1 else []
     if len(ways) != 1:
         return consumed
-    return [f"{ways[0]}{suit}" if c == tiles.UNKNOWN else c for c in consumed]
+    return [ways[0] if c == tiles.UNKNOWN else c for c in consumed]
+
+
+def declared_own_tiles(kind: str, pai: str, consumed: list[str], sure_pon: bool) -> list[str]:
+    """A call's own tiles as the record declares them from those laid: a pon sure of its kind,
+    that kind (``declared``); a chi, its run completed (``completed_run``); else as read."""
+    if kind == "chi":
+        return completed_run(pai, consumed)
+    return declared(pai, consumed) if sure_pon else consumed
 
 
 def chi_from(edge: int, source_edge: int) -> bool:

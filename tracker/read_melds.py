@@ -24,10 +24,11 @@ from tracker.kyoku import (
 )
 from tracker.melds import (
     chi_from,
-    completed_run,
     declared,
+    declared_own_tiles,
     first_sighting,
     ready_melds,
+    run_completions,
     seen_before,
     sideways_by_depth,
     sideways_by_place,
@@ -494,10 +495,8 @@ class MeldReader:
             kind_cls = ev.Pon
         else:
             kind_cls = ev.Chi
-        if kind_cls is not ev.Chi and sure_pon(codes, pai):
-            consumed = declared(pai, consumed)
-        elif kind_cls is ev.Chi:
-            consumed = completed_run(pai, consumed)
+        kind = kind_cls.model_fields["type"].default
+        consumed = declared_own_tiles(kind, pai, consumed, sure_pon(codes, pai))
         unsure = unsure_faces(placed, laid_codes, self.cfg) if laid_known else []
         laid = (
             ev.MeldPlacement(tiles=laid_codes, sideways=side, face_down=down, unsure=unsure or None)
@@ -525,7 +524,6 @@ class MeldReader:
             lambda seat: kind_cls(actor=seat(e), target=seat(src_edge), pai=pai, consumed=consumed, laid=laid)
         )
         if laid_known:
-            kind = kind_cls.model_fields["type"].default
             call = Call(e, group, self._frame, kind, list(codes), pick, kind, src_edge, slot, list(side))
             call.said = _says(pai, consumed, kind, codes, side, unsure)  # what the record says
             k.calls.append(call)
@@ -786,10 +784,7 @@ def unsure_faces(laid: list[MeldTile], codes: list[str], cfg) -> list[int]:
 def _two_of_a_run(codes: list[str]) -> bool:
     """Three tiles, one unread and two read of two kinds of one suit a run can hold together."""
     known = [c for c in codes if c != tiles.UNKNOWN]
-    if len(codes) != 3 or len(known) != 2 or any(tiles.suit(c) not in tiles.SUITS for c in known):
-        return False
-    a, b = (tiles.number(c) for c in known)
-    return tiles.suit(known[0]) == tiles.suit(known[1]) and abs(a - b) in (1, 2)
+    return len(codes) == 3 and bool(run_completions(known))
 
 
 def _set_without(codes: list[str], i: int) -> bool:

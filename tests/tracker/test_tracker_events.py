@@ -1330,17 +1330,27 @@ def test_a_chi_read_whole_is_not_made_a_wrong_pon_by_one_tile_read_again():
     assert not s.tracker.checker.held and not any(a.code == "invalid_meld" for a in s.alerts)
 
 
+def _laid_then_read_again(called: str, first: list[tuple], later: list[tuple]) -> tuple:
+    """Edge 0's call on edge 3's ``called`` laid as ``first`` rows, then read as ``later`` on ten
+    more reads: (the call as emitted, the call with the camera's corrections applied)."""
+    s = _call_from_left(called)
+    _lay_meld(s, first)
+    emitted = _last_call(s)
+    _lay_meld(s, later, frames=tuple(range(20, 30)))
+    (call,) = [e for e in apply_retractions(s.events) if e.type in ("chi", "pon")]
+    return emitted, call
+
+
 def test_a_chi_read_with_an_unread_tile_read_again_as_a_wrong_pon_becomes_the_pon():
     # a pon of 7m laid wrong (错碰: 7m 7m 8m) from the left, its middle tile unsure as it was laid:
     # "7m ? 8m" is recorded a chi (it can be one). Later looks read the ? as 7m: not a misread
     # and a wrong set at once (the ? was never read), a pon sure of its kind laid with a wrong tile
-    s = _call_from_left("7m")
-    _lay_meld(s, _laid(("7m", True, 0.9), ("7m", False, 0.2), ("8m", False, 0.9)))
-    assert (_last_call(s).type, _last_call(s).consumed) == ("chi", ["?", "8m"])
-    _lay_meld(
-        s, _laid(("7m", True, 0.9), ("7m", False, 0.9), ("8m", False, 0.9)), frames=tuple(range(20, 30))
+    first, call = _laid_then_read_again(
+        "7m",
+        _laid(("7m", True, 0.9), ("7m", False, 0.2), ("8m", False, 0.9)),
+        _laid(("7m", True, 0.9), ("7m", False, 0.9), ("8m", False, 0.9)),
     )
-    (call,) = [e for e in apply_retractions(s.events) if e.type in ("chi", "pon")]
+    assert (first.type, first.consumed) == ("chi", ["?", "8m"])
     assert (call.type, call.pai, call.consumed) == ("pon", "7m", ["7m", "7m"])
 
 
@@ -1358,13 +1368,12 @@ def test_a_pon_said_from_one_tile_read_is_a_chi_once_another_kind_a_run_holds_is
     # a chi 1-2-3m from the left laid as "1m ? ?" (two tiles unsure): said a pon of 1m. Later
     # looks read its right tile 3m: one unread tile between 1m and 3m, a chi (set 4's mleague
     # hanchan 1859); its 2m declared (``completed_run``), the layout keeps it unread
-    s = _call_from_left("1m")
-    _lay_meld(s, _laid(("1m", True, 0.9), ("7m", False, 0.2), ("8m", False, 0.2)))
-    assert (_last_call(s).type, _last_call(s).consumed) == ("pon", ["?", "?"])
-    _lay_meld(
-        s, _laid(("1m", True, 0.9), ("7m", False, 0.2), ("3m", False, 0.9)), frames=tuple(range(20, 30))
+    first, call = _laid_then_read_again(
+        "1m",
+        _laid(("1m", True, 0.9), ("7m", False, 0.2), ("8m", False, 0.2)),
+        _laid(("1m", True, 0.9), ("7m", False, 0.2), ("3m", False, 0.9)),
     )
-    (call,) = [e for e in apply_retractions(s.events) if e.type in ("chi", "pon")]
+    assert (first.type, first.consumed) == ("pon", ["?", "?"])
     assert (call.type, call.pai, call.consumed, call.laid.tiles) == (
         "chi",
         "1m",
