@@ -5,6 +5,7 @@
     python -m tracker.evaluate_set score SETDIR [--quick | --clips NAME...]
         [--model M [--reader R | --no-reader] | --oracle] [--lift-model F | --no-lift-model]
         [--no-analyze] [--jobs N]
+    python -m tracker.evaluate_set compare SETDIR/results-A.json SETDIR/results-B.json
 
 ``render`` plans the set (``SETDIR/plan.json``, written once and reused): one clip per log in
 ``../shared/data/logs/tenhou6/`` with faults of every kind in DESIGN.md staged on them (two per
@@ -22,7 +23,8 @@ truth-reading test double ``tests.tracker.oracle`` with ``--oracle``: tracker lo
 detector errors) into ``SETDIR/analysis/KEY/NAME``, runs the rules checker over each analysis'
 events (the same feed ``mjmon analyze`` gives it, so the checker can be re-scored without a new
 analysis), scores with ``tracker.evaluate`` and writes ``SETDIR/results-KEY.{json,md}``.
-Heavy work runs in child processes under ``nice`` with one thread.
+Heavy work runs in child processes under ``nice`` with one thread. ``compare`` puts two scorings
+of one set side by side (``tracker.evaluate_compare``).
 """
 
 from __future__ import annotations
@@ -900,6 +902,12 @@ def cmd_score(args) -> int:
     return 0
 
 
+def _compare(args) -> int:
+    from tracker.evaluate_compare import cmd_compare  # (it reads this module's figure labels)
+
+    return cmd_compare(args)
+
+
 def _seed(text: str) -> int:
     value = int(text)
     if value < 0:
@@ -959,6 +967,12 @@ def main(argv: list[str] | None = None) -> int:
         "tracker-only change (with --analysis-dir) skips the detector",
     )
     s.set_defaults(func=cmd_score)
+    c = sub.add_parser(
+        "compare", help="two scorings of one set side by side: figures, false alerts and misses that moved"
+    )
+    c.add_argument("a", type=Path, help="results-KEY.json before")
+    c.add_argument("b", type=Path, help="results-KEY.json after")
+    c.set_defaults(func=_compare)
     args = parser.parse_args(argv)
     return args.func(args)
 
