@@ -13,7 +13,7 @@ import numpy as np
 from tracker import events as ev
 from tracker import tiles
 from tracker.copies import Looks
-from tracker.melds import declared_own_tiles, sure_pon
+from tracker.melds import chi_from, declared_own_tiles, sure_pon
 
 #: an event still to be made: given edge -> seat (known once the dealer is), the event
 EventFactory = Callable[[Callable[[int], int]], object]
@@ -113,7 +113,8 @@ class Call:
         kind declares its own tiles that kind (a wrong one laid is the layout's, 错碰)."""
         pai = self.codes[self.pick]
         consumed = [c for i, c in enumerate(self.codes) if i != self.pick]
-        return pai, declared_own_tiles(self.kind, pai, consumed, self.sure_pon)
+        chi_possible = chi_from(self.edge, self.source_edge)
+        return pai, declared_own_tiles(self.kind, pai, consumed, self.sure_pon, chi_possible)
 
 
 @dataclass

@@ -172,12 +172,20 @@ def completed_run(pai: str, consumed: list[str]) -> list[str]:
     return [ways[0] if c == tiles.UNKNOWN else c for c in consumed]
 
 
-def declared_own_tiles(kind: str, pai: str, consumed: list[str], sure_pon: bool) -> list[str]:
+def declared_own_tiles(
+    kind: str, pai: str, consumed: list[str], sure_pon: bool, chi_possible: bool = True
+) -> list[str]:
     """A call's own tiles as the record declares them from those laid: a pon sure of its kind,
-    that kind (``declared``); a chi, its run completed (``completed_run``); else as read."""
+    that kind (``declared``); a chi, its run completed (``completed_run``); a pon from a seat no
+    chi comes from (not the caller's kamicha) or a daiminkan, its unread tiles the called kind
+    (nothing else it can declare: "7m ? ?" from toimen is a pon of 7m); else as read."""
     if kind == "chi":
         return completed_run(pai, consumed)
-    return declared(pai, consumed) if sure_pon else consumed
+    if sure_pon:
+        return declared(pai, consumed)
+    if pai != tiles.UNKNOWN and (kind == "daiminkan" or not chi_possible):
+        return [tiles.deaka(pai) if c == tiles.UNKNOWN else c for c in consumed]
+    return consumed
 
 
 def chi_from(edge: int, source_edge: int) -> bool:

@@ -496,7 +496,7 @@ class MeldReader:
         else:
             kind_cls = ev.Chi
         kind = kind_cls.model_fields["type"].default
-        consumed = declared_own_tiles(kind, pai, consumed, sure_pon(codes, pai))
+        consumed = declared_own_tiles(kind, pai, consumed, sure_pon(codes, pai), chi_from(e, src_edge))
         unsure = unsure_faces(placed, laid_codes, self.cfg) if laid_known else []
         laid = (
             ev.MeldPlacement(tiles=laid_codes, sideways=side, face_down=down, unsure=unsure or None)

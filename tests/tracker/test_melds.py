@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tracker.melds import completed_run, meld_size, ready_melds, seen_before
+from tracker.melds import completed_run, declared_own_tiles, meld_size, ready_melds, seen_before
 
 
 def test_a_tile_counts_once_seen_at_the_same_place_on_the_read_before():
@@ -95,3 +95,12 @@ def test_a_chis_unread_tile_is_named_where_one_tile_only_completes_the_run():
     for pai, consumed in (("1m", ["?", "?"]), ("?", ["3m", "?"]), ("?", ["2m", "4m"]), ("5m", ["5p", "?"])):
         assert completed_run(pai, consumed) == consumed  # one tile read, or two of no run
     assert completed_run("E", ["S", "?"]) == ["S", "?"] and completed_run("1m", ["4m", "?"]) == ["4m", "?"]
+
+
+def test_a_call_that_can_only_be_a_pon_or_a_kan_declares_its_unread_tiles_the_called_kind():
+    assert declared_own_tiles("pon", "7m", ["?", "?"], sure_pon=False, chi_possible=False) == ["7m", "7m"]
+    assert declared_own_tiles("pon", "5mr", ["?", "4m"], sure_pon=False, chi_possible=False) == ["5m", "4m"]
+    assert declared_own_tiles("daiminkan", "S", ["?", "S", "?"], sure_pon=False) == ["S", "S", "S"]
+    # from kamicha "7m ? ?" may be a chi too; a called tile unread names nothing
+    assert declared_own_tiles("pon", "7m", ["?", "?"], sure_pon=False, chi_possible=True) == ["?", "?"]
+    assert declared_own_tiles("pon", "?", ["?", "3m"], sure_pon=False, chi_possible=False) == ["?", "3m"]

@@ -1202,6 +1202,28 @@ def test_a_pon_the_layout_names_behind_a_late_discard_is_one_the_table_state_tak
     assert record[-2:] == [("dahai", 2), ("pon", 0)]
 
 
+def test_a_pon_from_toimen_read_from_one_tile_declares_its_unread_tiles_the_called_kind():
+    # t6-complex_nakis_1 1529: "7m ? ?" from a seat no chi comes from is a pon of 7m, nothing
+    # else: the record declares 7m 7m; the layout keeps the two tiles unread (the rules checker
+    # judges what was seen). From kamicha the same look stays "? ?" (a pon, or one of three chis)
+    s = _Script()
+    played = [_river(0, 0, "1p"), _river(1, 0, "5s"), _river(2, 0, "6p")]
+    s.read(_table(), 1)
+    for i in range(len(played)):
+        for frame in (2 + 2 * i, 3 + 2 * i):
+            s.read(_table(played[: i + 1]), frame)
+    _lay_meld(
+        s, _laid(("1s", False, 0.2), ("6p", True, 0.9), ("2s", False, 0.2)), frames=(8, 9), extra=played
+    )
+    (pon,) = [e for e in apply_retractions(s.events) if e.type in ("chi", "pon")]
+    assert (pon.type, pon.actor, pon.target, pon.pai, pon.consumed) == ("pon", 0, 2, "6p", ["6p", "6p"])
+    assert pon.laid.tiles == ["?", "6p", "?"]
+    assert _called("6p", _laid(("6p", True, 0.9), ("1s", False, 0.2), ("2s", False, 0.2))).consumed == [
+        "?",
+        "?",
+    ]
+
+
 def test_a_call_on_the_last_discard_taken_back_as_gone_before_the_call_was_read_gives_it_back():
     # the last discard gone from its river for longer than the call's patience (taken back as no
     # such tile), then the call read: the call took it. The retraction is taken back (the record
