@@ -2753,8 +2753,12 @@ def test_a_declaration_tile_read_upright_where_a_sideways_one_lies_is_not_judged
     # laid upright (a staged fault) lies level, an upright tile's width on, and is still judged
     first = (0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "1m", False)
     before = (1, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "9s", False)
+    # set 7's hanchan-jansou-0 1127: a 6s boxed at an upright tile's pitch, but 6.2 mm deeper
+    # than its row: deeper than upright tiles lie (``_DEEP_AS_SIDEWAYS_MM``), not judged either
     for u, v, alerted in (
         (tl.RIVER_LEFT + 13 + (TILE_W + TILE_H) / 2, tl.RIVER_ROW0_V + (TILE_H - TILE_W) / 2, False),
+        (tl.RIVER_LEFT + 13 + TILE_W, tl.RIVER_ROW0_V + 6.2, False),
+        (tl.RIVER_LEFT + 13 + TILE_W, tl.RIVER_ROW0_V + 4.0, True),
         (tl.RIVER_LEFT + 13 + TILE_W, tl.RIVER_ROW0_V, True),
     ):
         declared = (1, RIVER, u, v, "6s", False)  # read upright
