@@ -33,6 +33,7 @@ class Slot:
     sideways_reads: int = 0  # ... lying sideways
     declared: bool = False  # its sideways read made a riichi (taken back if later reads say upright)
     lost_at: int | None = None  # the read that took it back as gone (no call took it): seen again, restored
+    called: bool = False  # a call took it
     first_seen: int | None = None  # the read it was first seen on (``frame`` confirmed it)
     looks: Looks = field(default_factory=Looks)  # its reads since confirmed, summed (tracker.copies)
     overruled: str | None = None  # the face it is read as where its votes' face was a fifth copy

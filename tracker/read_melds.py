@@ -441,7 +441,7 @@ class MeldReader:
         slot = k.rivers[src_edge][src_index]
         if slot.lost_at is not None:  # taken back as gone before the call was read: the call took it
             give_back_discard(k, slot, src_edge, out, "a call took it")
-        slot.present = False
+        slot.present, slot.called = False, True
         self._draws_beaten_by_call(k, slot, out)
         called = slot.overruled or pick_code(slot.votes)  # (a fifth copy's read overruled: tracker.copies)
         laid_known = len(lr) >= 3

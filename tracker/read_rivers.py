@@ -476,8 +476,10 @@ class RiverReader:
         upright: that tile lies sideways, as the riichi has it laid (M-League ch.4 §4), though
         not every read saw it so when it landed (a discard is sideways only when all its reads
         agree). Its place is corrected in the record. (Set 4, kuikae-jansou-0-k4 2184: the 9p
-        declaring a riichi read upright, the riichi read from the stick 35 frames later.)"""
-        if not slot.present or slot.sideways:
+        declaring a riichi read upright, the riichi read from the stick 35 frames later.) A tile a
+        call took before the stick was read was the declaration tile too (set 7 hanchan-jansou-0
+        9341, a 6p ponned): the record lays it sideways, its seat's next discard owes the turn."""
+        if slot.sideways or not (slot.present or _called_away(slot)):
             return
         slot.sideways = True
         row, col = slot.place
@@ -535,11 +537,17 @@ def _where_river_goes_on(river: list[Slot], obs: TableView, within: float) -> np
     return np.hypot(obs.u - place[0], obs.v - place[1]) < within
 
 
+def _called_away(slot: Slot) -> bool:
+    """Gone from its river because a call took it (not taken back as gone, or as read after
+    the discard a call took)."""
+    return slot.called and not slot.present
+
+
 def _owed_sideways(river: list[Slot]) -> bool:
     """May the river's next discard lie sideways, its last tile taken by a call? (That tile may
     have been the riichi declaration tile, read sideways or not: a riichi read from the stick
     names no tile.)"""
-    return bool(river) and not river[-1].present and river[-1].lost_at is None
+    return bool(river) and _called_away(river[-1])
 
 
 def _lies_upright(river: list[Slot], slot: Slot, level: bool = True) -> bool:

@@ -316,7 +316,7 @@ def test_after_a_call_takes_a_stick_riichis_declaration_tile_the_next_tile_read_
         s.read(_rows(river + [declaration], {}), f)
     k = s.tracker.kyoku
     k.riichi.add(1)  # (read from the stick)
-    k.rivers[1][-1].present = False  # (a call took it)
+    k.rivers[1][-1].present, k.rivers[1][-1].called = False, True  # (a call took it)
     k.last_discard = None
     river += [(1, RIVER, tl.RIVER_LEFT + 13 + (TILE_W + 35) / 2 - 2.5, tl.RIVER_ROW0_V - 4, "2s", True)]
     for f in (20, 21):
@@ -1667,14 +1667,16 @@ def test_a_seat_in_riichi_may_owe_a_sideways_tile_only_after_a_call_took_its_las
 
     def river(declared_present: bool, after: int) -> list:
         slots = [Slot(0.0, 0.0, Counter(), False, 1, "1m")]
-        slots += [Slot(26.0, 0.0, Counter(), True, 2, "2m", present=declared_present, declared=True)]
+        slots += [
+            Slot(26.0, 0.0, Counter(), True, 2, "2m", present=declared_present, declared=True, called=True)
+        ]
         return slots + [Slot(60.0, 0.0, Counter(), False, 3 + i, "3m") for i in range(after)]
 
     assert _owed_sideways(river(declared_present=False, after=0))  # called: the next lies sideways
     assert not _owed_sideways(river(declared_present=True, after=0))
     assert not _owed_sideways(river(declared_present=False, after=1))  # (laid sideways already)
     gone = river(declared_present=False, after=0)
-    gone[-1].lost_at = 9  # taken back as gone, not called
+    gone[-1].called = False  # taken back as gone, or as read after the discard a call took
     assert not _owed_sideways(gone)
 
 
@@ -2339,6 +2341,36 @@ def test_a_call_on_the_riichi_seats_last_read_discard_takes_that_tile():
     assert [e.target for e in s.events if e.type == "chi"] == [2]
 
 
+def test_a_riichi_read_from_its_stick_after_a_call_took_its_tile_lays_that_tile_sideways():
+    # set 7 hanchan-jansou-0 9341: seat 2's 6p declared riichi (sideways, its reads never said
+    # so), seat 3 ponned it, then the stick was read: the called tile was the declaration tile,
+    # sideways in the record (as a tile still lying is, ``_declared_sideways``); the next discard
+    # owes the sideways turn (the table state), no alert on what was never seen upright
+    river = [(0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "1m", False)]
+    s = _started()
+    for i, (edge, code) in enumerate([(1, "9s"), (2, "3m")]):
+        river = river + [(edge, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, code, False)]
+        s.read(_rows(river, {}), 10 + 10 * i)
+    chi = [(3, MELD, u, v, code, i == 0) for i, ((u, v), code) in enumerate(zip(_PLACES, ("3m", "4m", "5m")))]
+    for f in (30, 31):
+        s.read(_rows(river[:-1], {}) + chi, f)
+    s.tracker._sticks_now = _sticks(2)
+    for f in range(40, 46):
+        s.read(_rows(river[:-1], {}) + chi, f)
+    (dahai,) = [e for e in s.events if e.type == "dahai" and e.actor == 2]
+    assert not dahai.slot.sideways
+    assert [e.type for e in s.events if e.frame >= 40 and e.type not in ("hand_count",)][:3] == [
+        "retract",
+        "reach",
+        "reach_accepted",
+    ]
+    (declared,) = [e for e in apply_retractions(s.events) if e.type == "dahai" and e.actor == 2]
+    assert (declared.pai, declared.slot.sideways) == ("3m", True)
+    assert [e.target for e in s.events if e.type == "chi"] == [2]
+    assert s.tracker.state.seats[2].sideways_next and not s.tracker.state_errors
+    assert not s.alerts
+
+
 def test_a_riichi_declared_upright_is_read_from_its_stick():
     first = (0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "1m", False)
     upright = (1, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "9s", False)
@@ -2659,7 +2691,7 @@ def test_the_tile_owed_sideways_after_a_called_declaration_is_judged_by_where_it
             s.read(_rows(river + [declaration], {}), f)
         k = s.tracker.kyoku
         assert 1 in k.riichi
-        k.rivers[1][-1].present = False  # (a call took it)
+        k.rivers[1][-1].present, k.rivers[1][-1].called = False, True  # (a call took it)
         k.last_discard = None
         river += [(1, RIVER, tl.RIVER_LEFT + 13 + step, tl.RIVER_ROW0_V + deeper, "S", False)]
         for f in (20, 21, 22):
@@ -2701,7 +2733,10 @@ def test_an_upright_tile_after_a_call_that_did_not_take_the_declaration_owes_not
     for f in (16, 17):
         s.read(_rows(river + [called], {}), f)
     assert [x.said for x in k.rivers[1]] == ["9s", "P", "2m", "3p"]
-    k.rivers[1][-1].present = False  # (a call took the 3p, not the declaration tile)
+    k.rivers[1][-1].present, k.rivers[1][-1].called = (
+        False,
+        True,
+    )  # (a call took the 3p, not the declaration tile)
     k.last_discard = None
     river += [(1, RIVER, third - TILE_W + step, v0 + deeper, "S", False)]
     for f in (20, 21, 22):
@@ -2735,7 +2770,7 @@ def test_no_river_layout_alert_for_the_discard_after_a_call_that_left_the_declar
     discard((2, RIVER, u0 + 2 * TILE_W, v0, "7s", False))
     discard((1, RIVER, u0 + 2 * TILE_W + 35, v0, "3p", False))
     k = s.tracker.kyoku
-    k.rivers[1][-1].present = False  # (a call took the 3p)
+    k.rivers[1][-1].present, k.rivers[1][-1].called = False, True  # (a call took the 3p)
     k.last_discard = None
     river.pop()
     discard((2, RIVER, u0 + 3 * TILE_W, v0, "8s", False))
