@@ -87,6 +87,18 @@ def _by_kyoku(events: list, seat_map) -> dict:
     return out
 
 
+def _lay_staged_upright(t_by: dict, staged: list[dict]) -> None:
+    """The truth's discards as they lay: a riichi declaration tile a staged fault laid upright
+    (``riichi_not_sideways``, staged at its dahai's frame) is upright, though the log's layout
+    rules lay it sideways; a camera that reads it upright reads it right."""
+    upright = {(a["seat"], a["frame_start"]) for a in staged if a["code"] == "riichi_not_sideways"}
+    for kyoku in t_by.values():
+        for seat, discards in kyoku["discards"].items():
+            for d in discards:
+                if (seat, d["frame"]) in upright:
+                    d["sideways"] = False
+
+
 #: how a record breaks the draw-discard order of a seat (``turn_order_defects``)
 TURN_DEFECTS = ("double_draws", "discards_without_draw")
 
@@ -304,6 +316,7 @@ def evaluate(clip_dir: Path, analysis_dir: Path) -> dict:
     summary = json.loads(summary_path.read_text()) if summary_path.exists() else {}
     a_map = seat_mapper(truth, summary)
     t_by = _by_kyoku(t_events, lambda s: s)
+    _lay_staged_upright(t_by, truth.get("alerts", []))
     a_by = _by_kyoku(a_events, a_map)
 
     disc_ok = disc_total = tsumo_ok = tsumo_total = aligned = 0

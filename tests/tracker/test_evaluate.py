@@ -100,3 +100,27 @@ def test_turn_order_defects_count_a_draw_over_a_held_tile_and_a_discard_without_
     # discards twice (its second tile's draw taken back)
     bad = _play("T0", "T1", "D1 2m", "T0", "D0 5m", "P1 5m", "T1", "D1 3s", "T2", "D2 E", "D2 W")
     assert turn_order_defects(bad) == {"double_draws": 2, "discards_without_draw": 1}
+
+
+def test_a_declaration_tile_a_staged_fault_laid_upright_is_upright_in_the_truth():
+    from tests.rules_check.kit import start
+    from tracker.evaluate import _by_kyoku, _lay_staged_upright
+
+    record = start() + [
+        ev.Tsumo(actor=0, pai="N"),
+        ev.Reach(actor=0),
+        ev.Dahai(actor=0, pai="N", tsumogiri=True),
+    ]
+    record += [ev.ReachAccepted(actor=0), ev.Tsumo(actor=1, pai="P"), ev.Reach(actor=1)]
+    record += [ev.Dahai(actor=1, pai="P", tsumogiri=True)]
+    record = [e.model_copy(update={"frame": 10 * i}) for i, e in enumerate(record)]
+    frames = {e.actor: e.frame for e in record if e.type == "dahai"}
+    by = _by_kyoku(record, lambda s: s)
+    assert [by[0]["discards"][s][0]["sideways"] for s in (0, 1)] == [True, True]  # the log's layout
+    staged = [
+        {"code": "riichi_not_sideways", "seat": 1, "frame_start": frames[1], "frame_end": frames[1] + 30},
+        {"code": "riichi_not_sideways", "seat": 0, "frame_start": frames[1], "frame_end": frames[1] + 30},
+        {"code": "river_layout", "seat": 0, "frame_start": frames[0], "frame_end": frames[0] + 30},
+    ]
+    _lay_staged_upright(by, staged)
+    assert [by[0]["discards"][s][0]["sideways"] for s in (0, 1)] == [True, False]
