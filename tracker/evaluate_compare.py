@@ -31,7 +31,15 @@ def load_results(path: Path) -> dict:
         raise ResultsError(f"{path}: not JSON ({err.msg}, line {err.lineno})") from None
     if not isinstance(result, dict) or not {"aggregate", "clips"} <= result.keys():
         raise ResultsError(f"{path}: not a results file of tracker.evaluate_set score")
+    aggregate = result["aggregate"]
+    if not isinstance(aggregate, dict) or "all" not in (aggregate.get("tracker") or {}):
+        raise ResultsError(f"{path}: no clip scored (every analysis failed, or none ran)")
     return result
+
+
+def _scored(result: dict) -> list[dict]:
+    """The clips the figures hold: a clip whose analysis failed is listed apart."""
+    return [c for c in result["clips"] if not c.get("failed")]
 
 
 def _share(figure: dict | None) -> str:
@@ -64,10 +72,7 @@ def figure_rows(a: dict, b: dict) -> list[tuple[str, str, str]]:
     rows.append(
         (
             "all: double draws / discards without a draw",
-            *(
-                " / ".join(str(n) for n in t["all"].get("turn_order_defects", {}).values()) or "-"
-                for t in (ta, tb)
-            ),
+            *(_defects(t["all"]) for t in (ta, tb)),
         )
     )
     aa, ab = a["aggregate"]["alerts"], b["aggregate"]["alerts"]
@@ -88,7 +93,7 @@ def false_alerts(result: dict) -> set[tuple]:
     """(clip, code, seat, frame, message) of every false or late alert (both false by the protocol)."""
     return {
         (c["name"], a["code"], a["seat"], a["frame"], a["message"])
-        for c in result["clips"]
+        for c in _scored(result)
         for a in c["alerts"]["reported"]
         if a["kind"] in ("false", "late")
     }
@@ -99,7 +104,7 @@ def missed_faults(result: dict) -> set[tuple]:
     clip's staged list, which two scorings of one set share)."""
     return {
         (c["name"], s["code"], s["seat"], n)
-        for c in result["clips"]
+        for c in _scored(result)
         for n, s in enumerate(c["alerts"]["staged"])
         if not s["found"]
     }
@@ -118,9 +123,16 @@ def _fault_line(fault: tuple) -> str:
 def markdown(a: dict, b: dict, name_a: str, name_b: str) -> str:
     lines = [f"| figure | {name_a} | {name_b} |", "|---|---|---|"]
     lines += [f"| {label} | {x} | {y} |" for label, x, y in figure_rows(a, b)]
-    only = set(c["name"] for c in a["clips"]) ^ set(c["name"] for c in b["clips"])
+    only = {c["name"] for c in _scored(a)} ^ {c["name"] for c in _scored(b)}
     if only:
         lines += ["", "Clips scored in one only (their figures differ for that): " + ", ".join(sorted(only))]
+    for name, result in ((name_a, a), (name_b, b)):
+        failed = sorted(c["name"] for c in result["clips"] if c.get("failed"))
+        if failed:
+            lines += [
+                "",
+                f"Analyses failed in {name} (left out of its figures and lists): " + ", ".join(failed),
+            ]
     fa, fb = false_alerts(a), false_alerts(b)
     ma, mb = missed_faults(a), missed_faults(b)
     sections = (

@@ -177,14 +177,17 @@ def declared_own_tiles(
 ) -> list[str]:
     """A call's own tiles as the record declares them from those laid: a pon sure of its kind,
     that kind (``declared``); a chi, its run completed (``completed_run``); a pon from a seat no
-    chi comes from (not the caller's kamicha) or a daiminkan, its unread tiles the called kind
-    (nothing else it can declare: "7m ? ?" from toimen is a pon of 7m); else as read."""
+    chi comes from (not the caller's kamicha) or a daiminkan with none of its own tiles read,
+    the called kind (nothing else it can declare: "7m ? ?" from toimen is a pon of 7m; "? 7m 8m"
+    stays as read, a tile unread beside one misread or laid wrong: ``invalid_meld`` judges only
+    a meld read whole); else as read."""
     if kind == "chi":
         return completed_run(pai, consumed)
     if sure_pon:
         return declared(pai, consumed)
-    if pai != tiles.UNKNOWN and (kind == "daiminkan" or not chi_possible):
-        return [tiles.deaka(pai) if c == tiles.UNKNOWN else c for c in consumed]
+    unread = all(c == tiles.UNKNOWN for c in consumed)
+    if pai != tiles.UNKNOWN and unread and (kind == "daiminkan" or not chi_possible):
+        return [tiles.deaka(pai)] * len(consumed)
     return consumed
 
 

@@ -505,8 +505,10 @@ class RiverReader:
         riichi_not_sideways; two lay so (hanchan-jansou-0 4049, a 4p). A tile laid upright, as
         a staged fault lays it, lies level and a tile's width on."""
         slot = river[-1] if river else None
-        if slot is None or not slot.present:
+        if slot is None or not (slot.present or _called_away(slot)):
             return None  # the last discard was taken back: which tile declared is unclear
+        # (one a call took was read as it lay before: seen upright, it stays so in the record;
+        # the rules checker does not judge a called tile, the table state owes the next one)
         if slot.sideways_reads == 0 and slot.upright_reads >= self.cfg.orientation_reads:
             return None if _lies_sideways(river, slot) else True
         if slot.sideways_reads > slot.upright_reads:

@@ -108,3 +108,25 @@ def test_a_file_that_is_no_scoring_fails_in_one_line(tmp_path, capsys, content, 
     assert main(["compare", str(path), str(path)]) == 2
     err = capsys.readouterr().err
     assert says in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_clip_whose_analysis_failed_is_listed_apart_not_as_faults_the_change_lost():
+    # (review helper-46) score lists a failed clip in "clips" and leaves it out of the figures
+    ok = {**_clip("t6-a", 38, [_alert("staged", 300, "kuikae")], [True]), "failed": False}
+    failed = {**_clip("t6-a", 0, [], [False]), "failed": True}
+    spare = {**_clip("t6-b", 40, [], []), "failed": False}
+    before = {"meta": {}, "aggregate": aggregate([ok, spare]), "clips": [ok, spare]}
+    after = {"meta": {}, "aggregate": aggregate([spare]), "clips": [failed, spare]}
+    assert missed_faults(after) - missed_faults(before) == set()
+    text = markdown(before, after, "a", "b")
+    assert "Staged faults missed only in b: none" in text
+    assert "Analyses failed in b (left out of its figures and lists): t6-a" in text
+    assert "Clips scored in one only (their figures differ for that): t6-a" in text
+
+
+def test_a_scoring_of_no_clip_fails_in_one_line(tmp_path, capsys):
+    for aggregated in (aggregate([]), {}, None):
+        path = tmp_path / "results-x.json"
+        path.write_text(json.dumps({"meta": {}, "aggregate": aggregated, "clips": []}))
+        assert main(["compare", str(path), str(path)]) == 2
+        assert "no clip scored" in capsys.readouterr().err

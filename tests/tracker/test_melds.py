@@ -99,8 +99,12 @@ def test_a_chis_unread_tile_is_named_where_one_tile_only_completes_the_run():
 
 def test_a_call_that_can_only_be_a_pon_or_a_kan_declares_its_unread_tiles_the_called_kind():
     assert declared_own_tiles("pon", "7m", ["?", "?"], sure_pon=False, chi_possible=False) == ["7m", "7m"]
-    assert declared_own_tiles("pon", "5mr", ["?", "4m"], sure_pon=False, chi_possible=False) == ["5m", "4m"]
-    assert declared_own_tiles("daiminkan", "S", ["?", "S", "?"], sure_pon=False) == ["S", "S", "S"]
+    assert declared_own_tiles("pon", "5mr", ["?", "?"], sure_pon=False, chi_possible=False) == ["5m", "5m"]
+    assert declared_own_tiles("daiminkan", "S", ["?", "?", "?"], sure_pon=False) == ["S", "S", "S"]
+    # one read as another kind: a tile unread beside one misread or laid wrong stays unread
+    # (review helper-46: "? 7m 8m" filled to 7m 7m 8m was judged a wrong pon on an unread tile)
+    assert declared_own_tiles("pon", "7m", ["?", "8m"], sure_pon=False, chi_possible=False) == ["?", "8m"]
+    assert declared_own_tiles("daiminkan", "S", ["8m", "?", "?"], sure_pon=False) == ["8m", "?", "?"]
     # from kamicha "7m ? ?" may be a chi too; a called tile unread names nothing
     assert declared_own_tiles("pon", "7m", ["?", "?"], sure_pon=False, chi_possible=True) == ["?", "?"]
     assert declared_own_tiles("pon", "?", ["?", "3m"], sure_pon=False, chi_possible=False) == ["?", "3m"]

@@ -1224,6 +1224,23 @@ def test_a_pon_from_toimen_read_from_one_tile_declares_its_unread_tiles_the_call
     ]
 
 
+def test_a_pon_from_toimen_with_a_tile_unread_beside_one_of_another_kind_is_not_judged_a_wrong_pon():
+    # (review helper-46) "? 6p 8p" from toimen: the unread tile stays unread in the record (it
+    # goes with one misread or laid wrong), so invalid_meld, judging only a meld read whole, is quiet
+    s = _Script()
+    played = [_river(0, 0, "1p"), _river(1, 0, "5s"), _river(2, 0, "6p")]
+    s.read(_table(), 1)
+    for i in range(len(played)):
+        for frame in (2 + 2 * i, 3 + 2 * i):
+            s.read(_table(played[: i + 1]), frame)
+    laid = _laid(("1s", False, 0.2), ("6p", True, 0.9), ("8p", False, 0.9))
+    _lay_meld(s, laid, frames=(8, 9, 100, 200, 300, 400, 500), extra=played)  # (a held alert is said)
+    (pon,) = [e for e in apply_retractions(s.events) if e.type in ("chi", "pon")]
+    assert (pon.type, pon.pai, pon.consumed, pon.laid.tiles) == ("pon", "6p", ["?", "8p"], ["?", "6p", "8p"])
+    checker = s.tracker.checker
+    assert [a.code for a in checker.held + checker.alerts] == []
+
+
 def test_a_call_on_the_last_discard_taken_back_as_gone_before_the_call_was_read_gives_it_back():
     # the last discard gone from its river for longer than the call's patience (taken back as no
     # such tile), then the call read: the call took it. The retraction is taken back (the record
@@ -2892,3 +2909,40 @@ def test_a_kakan_right_after_an_ankans_replacement_draw_on_an_unseen_draw_is_rea
     s.read(_rows(river, {}) + pon + ankan + added, 51)
     melds = [(e.type, e.frame) for e in s.events if e.type in ("ankan", "kakan")]
     assert melds == [("ankan", 41), ("kakan", 51)]
+
+
+def _stick_after_an_upright_tile(called: bool) -> _Script:
+    """Seat 2's 3m read upright on six still reads; a chi takes it (``called``) or not, then seat
+    2's riichi stick is read."""
+    river = [(0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "1m", False)]
+    s = _started()
+    river = river + [(1, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "9s", False)]
+    for f in (10, 11):
+        s.read(_rows(river, {}), f)
+    river = river + [(2, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "3m", False)]
+    for f in range(20, 26):
+        s.read(_rows(river, {}), f)
+    table = river
+    if called:
+        chi = [(3, MELD, u, v, c, i == 0) for i, ((u, v), c) in enumerate(zip(_PLACES, ("3m", "4m", "5m")))]
+        table = river[:-1] + chi
+        for f in (30, 31):
+            s.read(_rows(table, {}), f)
+    s.tracker._sticks_now = _sticks(2)
+    for f in range(40, 46):
+        s.read(_rows(table, {}), f)
+    return s
+
+
+@pytest.mark.parametrize("called", [False, True])
+def test_a_declaration_tile_seen_upright_on_every_read_stays_upright_when_a_call_took_it(called):
+    # (review helper-46) a called tile is the declaration tile laid sideways in the record only
+    # when it was not seen upright: seen so on every read, it stays upright, as one still lying does
+    s = _stick_after_an_upright_tile(called)
+    (reach,) = [e for e in s.events if e.type == "reach"]
+    assert reach.declaration_upright is True
+    (dahai,) = [e for e in apply_retractions(s.events) if e.type == "dahai" and e.actor == 2]
+    assert not dahai.slot.sideways
+    assert [e.target for e in s.events if e.type == "chi"] == ([2] if called else [])
+    assert [a.code for a in s.alerts] == ([] if called else ["riichi_not_sideways"])
+    assert not s.tracker.state_errors
