@@ -118,10 +118,23 @@ def swaps(call, discard) -> bool:
     pon of a wind none of whose faces the camera read surely (``laid.unsure``): winds are the
     faces a reader takes for one another on unseen art, in the river as in the meld (set 4's
     hanchan-jansou-1 12956: a pon of S read E E E and its river tile E, then an E discarded;
-    set 7's mleague hanchan 24390: a W discard read S after a pon of S; each a false kuikae)."""
-    if discard.pai == tiles.UNKNOWN or _wind_pon_unread(call):
+    set 7's mleague hanchan 24390: a W discard read S after a pon of S; each a false kuikae), nor
+    on a pon whose own tiles the camera read none of (``_pon_read_in_the_river_only``)."""
+    if discard.pai == tiles.UNKNOWN or _wind_pon_unread(call) or _pon_read_in_the_river_only(call):
         return False
     return tiles.deaka(discard.pai) in forbidden(call) - {tiles.UNKNOWN}
+
+
+def _pon_read_in_the_river_only(call) -> bool:
+    """A pon laid (``laid``) with no tile read but the called one: its kind is the river's reading
+    of that one tile, the discard after it another reading of the same camera, and two misreads
+    agreeing make a swap no one made (set 7 t6-confusing_nakis_2 605, low camera: a pon of 8m
+    laid "9m ? ?", a 7m discard read 9m). A pon laid with one of its own tiles read is judged."""
+    laid = getattr(call, "laid", None)
+    if call.type != "pon" or laid is None:
+        return False
+    read = [c for i, c in enumerate(laid.tiles) if c != tiles.UNKNOWN and i not in laid.face_down]
+    return len(read) <= 1
 
 
 def _wind_pon_unread(call) -> bool:

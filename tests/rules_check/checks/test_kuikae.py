@@ -379,3 +379,19 @@ def test_a_call_read_again_is_judged_as_this_correction_says_not_layered_on_the_
     checker = feed(stream + [then, as_pon, as_chi])
     assert checker.state.call_meld(1, 40).type == "chi"  # (the record's state has the chi again)
     assert found(checker) == [("kuikae", 1, "dead_hand")]
+
+
+def test_a_pon_laid_with_none_of_its_own_tiles_read_is_no_kuikae_evidence():
+    # set 7 t6-confusing_nakis_2 605 (low camera): a pon of 8m laid "9m ? ?" (the river's misread
+    # of the called tile), then a 7m discard read 9m: two misreads agreeing. One own tile read
+    # of the kind is evidence; a record without a layout is judged as written
+    def pon_then(laid_tiles):
+        laid = None if laid_tiles is None else ev.MeldPlacement(tiles=laid_tiles, sideways=[0])
+        pon = ev.Pon(actor=1, target=0, pai="9m", consumed=["9m", "9m"], laid=laid)
+        then = ev.Dahai(actor=1, pai="9m", tsumogiri=False, slot=SEEN_SLOT, frame=100)
+        return found(feed(framed(seen_opening("9m") + [pon]) + [then]))
+
+    assert pon_then(["9m", "?", "?"]) == []
+    assert pon_then(["9m", "9m", "?"]) == [("kuikae", 1, "dead_hand")]
+    assert pon_then(["9m", "?", "9m"]) == [("kuikae", 1, "dead_hand")]
+    assert pon_then(None) == [("kuikae", 1, "dead_hand")]
