@@ -1161,17 +1161,24 @@ def test_a_call_whose_sideways_tile_names_another_seat_takes_the_last_discard_wh
     assert (pon.type, pon.actor, pon.target, pon.pai) == ("pon", 1, 3, "9p")
 
 
-def _pon_of_toimens_after_a_late_discard(caller_drew: bool, lost_first: bool) -> _Script:
-    """Edges 0-2 discard (edge 0 the dealer), edge 2's 6p last of them; edge 3's 9p is read after
-    it (late), and still lies as edge 0 lays a pon of 6p, sideways in the middle (toimen: edge
-    2). Edge 0's row read a tile long after the 9p (``caller_drew``: the caller reaching), or the
-    6p gone long enough to be taken back as gone while it was the last discard (``lost_first``)."""
+def _edges_0_to_2_discarded() -> tuple[_Script, list]:
+    """Edges 0-2 discard in turn (edge 0 the dealer), edge 2's 6p last, each read twice (frames
+    2-7): the script and the river rows."""
     s = _Script()
     played = [_river(0, 0, "1p"), _river(1, 0, "5s"), _river(2, 0, "6p")]
     s.read(_table(), 1)
     for i in range(len(played)):
         for frame in (2 + 2 * i, 3 + 2 * i):
             s.read(_table(played[: i + 1]), frame)
+    return s, played
+
+
+def _pon_of_toimens_after_a_late_discard(caller_drew: bool, lost_first: bool) -> _Script:
+    """Edges 0-2 discard (edge 0 the dealer), edge 2's 6p last of them; edge 3's 9p is read after
+    it (late), and still lies as edge 0 lays a pon of 6p, sideways in the middle (toimen: edge
+    2). Edge 0's row read a tile long after the 9p (``caller_drew``: the caller reaching), or the
+    6p gone long enough to be taken back as gone while it was the last discard (``lost_first``)."""
+    s, played = _edges_0_to_2_discarded()
     at = 8
     if lost_first:
         for at in range(8, 8 + 3 * TrackerConfig().retract_after + 2):
@@ -1206,33 +1213,21 @@ def test_a_pon_from_toimen_read_from_one_tile_declares_its_unread_tiles_the_call
     # t6-complex_nakis_1 1529: "7m ? ?" from a seat no chi comes from is a pon of 7m, nothing
     # else: the record declares 7m 7m; the layout keeps the two tiles unread (the rules checker
     # judges what was seen). From kamicha the same look stays "? ?" (a pon, or one of three chis)
-    s = _Script()
-    played = [_river(0, 0, "1p"), _river(1, 0, "5s"), _river(2, 0, "6p")]
-    s.read(_table(), 1)
-    for i in range(len(played)):
-        for frame in (2 + 2 * i, 3 + 2 * i):
-            s.read(_table(played[: i + 1]), frame)
+    s, played = _edges_0_to_2_discarded()
     _lay_meld(
         s, _laid(("1s", False, 0.2), ("6p", True, 0.9), ("2s", False, 0.2)), frames=(8, 9), extra=played
     )
     (pon,) = [e for e in apply_retractions(s.events) if e.type in ("chi", "pon")]
     assert (pon.type, pon.actor, pon.target, pon.pai, pon.consumed) == ("pon", 0, 2, "6p", ["6p", "6p"])
     assert pon.laid.tiles == ["?", "6p", "?"]
-    assert _called("6p", _laid(("6p", True, 0.9), ("1s", False, 0.2), ("2s", False, 0.2))).consumed == [
-        "?",
-        "?",
-    ]
+    from_kamicha = _called("6p", _laid(("6p", True, 0.9), ("1s", False, 0.2), ("2s", False, 0.2)))
+    assert from_kamicha.consumed == ["?", "?"]
 
 
 def test_a_pon_from_toimen_with_a_tile_unread_beside_one_of_another_kind_is_not_judged_a_wrong_pon():
     # (review helper-46) "? 6p 8p" from toimen: the unread tile stays unread in the record (it
     # goes with one misread or laid wrong), so invalid_meld, judging only a meld read whole, is quiet
-    s = _Script()
-    played = [_river(0, 0, "1p"), _river(1, 0, "5s"), _river(2, 0, "6p")]
-    s.read(_table(), 1)
-    for i in range(len(played)):
-        for frame in (2 + 2 * i, 3 + 2 * i):
-            s.read(_table(played[: i + 1]), frame)
+    s, played = _edges_0_to_2_discarded()
     laid = _laid(("1s", False, 0.2), ("6p", True, 0.9), ("8p", False, 0.9))
     _lay_meld(s, laid, frames=(8, 9, 100, 200, 300, 400, 500), extra=played)  # (a held alert is said)
     (pon,) = [e for e in apply_retractions(s.events) if e.type in ("chi", "pon")]
@@ -2362,7 +2357,8 @@ def test_a_riichi_read_from_its_stick_after_a_call_took_its_tile_lays_that_tile_
     # set 7 hanchan-jansou-0 9341: seat 2's 6p declared riichi (sideways, its reads never said
     # so), seat 3 ponned it, then the stick was read: the called tile was the declaration tile,
     # sideways in the record (as a tile still lying is, ``_declared_sideways``); the next discard
-    # owes the sideways turn (the table state), no alert on what was never seen upright
+    # owes the sideways turn (the table state), no alert on what was never seen upright. Here
+    # seat 2's 3m, read once, chied by seat 3
     river = [(0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "1m", False)]
     s = _started()
     for i, (edge, code) in enumerate([(1, "9s"), (2, "3m")]):
