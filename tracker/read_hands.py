@@ -9,7 +9,7 @@ from typing import NamedTuple
 import numpy as np
 
 from tracker import events as ev
-from tracker.kyoku import EventFactory, Kyoku, at_frame, in_turn, next_to_draw, take_back_draw
+from tracker.kyoku import EventFactory, Kyoku, at_frame, in_turn, next_to_draw
 from tracker.lift_model import LiftEvidence, LiftModel, lift_features, lift_step
 from tracker.readings import drawn_apart, one_per_place, pick_code, row_holes, standing_row
 from tracker.results import WINNING_COUNT, judge_result, shown_count
@@ -557,7 +557,6 @@ class HandReader:
         replacement draw never came), on the last discard (ron), or on its own draw (tsumo,
         rinshan kaihou after its own kan included)."""
         k.winners.add(e)
-        self._draw_was_the_hand_opening(k, e, out)
         # a drawn tile seen in the winner's hand (its draw read, or a tile set apart in the hand
         # of the seat whose turn it is to draw) makes it tsumo; a gap in another seat's short
         # hand is the detector's, not a draw
@@ -606,15 +605,6 @@ class HandReader:
         turn: a draw starts after the discard lands. (A ron by the next seat was read as tsumo on
         such a look: a stray detection at the row's end, or a row mid-motion, armed it earlier.)"""
         return _seen_before_last_discard(k, k.armed_at[e], e)
-
-    def _draw_was_the_hand_opening(self, k: Kyoku, e: int, out: list) -> None:
-        """A draw read ``hand_opening_frames`` or fewer before the hand lay open, after another
-        seat's discard, was the row changing as the hand was laid down for a ron, not a take
-        (t6-ranked_game 2046: a row read one tile long on the read of the discard, the hand open
-        4 frames later; a tsumo shows its drawn tile 8 frames or more before): taken back."""
-        ron_possible = k.last_discard is not None and k.last_discard[0] != e and k.last_actor != e
-        if k.drew[e] and ron_possible and self._frame - k.drew_at[e] <= self.cfg.hand_opening_frames:
-            take_back_draw(k, e, out, "the hand laid down for a ron, not a draw")
 
     def _holds_draw(self, k: Kyoku, e: int) -> bool:
         """Does edge ``e`` hold a tile it drew (its draw read, or a tile set apart in its row when

@@ -5,7 +5,6 @@ its dealer's first draw. Scripted table readings, as in test_tracker_events."""
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
 import tracker.read_hands as read_hands
 from datasets.scene import table_layout as tl
@@ -480,20 +479,3 @@ def test_an_open_hand_boxed_twice_as_it_is_laid_counts_each_tile_once():
     assert [e.type for e in ends] == ["ryukyoku"]
     assert ends[0].hands[s.tracker._seat(3)] == parse("234m44p12334s789s")
     assert ends[0].hands_unsure[s.tracker._seat(3)] == []  # the unsure boxes were the ones dropped
-
-
-@pytest.mark.parametrize("opened_at, ron", [(40, True), (50, False)])
-def test_a_draw_read_just_before_the_hand_opens_after_a_discard_was_the_ron_being_laid_down(opened_at, ron):
-    # t6-ranked_game 2046: the next seat's row read one tile long as the discard was read (a
-    # draw, its wall take), the hand open 4 frames later: a ron on the discard, the draw taken
-    # back. A draw read longer before (a tsumo shows its tile 8 frames or more before) stays
-    s = _started()
-    _nine_read(s)
-    for f in (35, 36):
-        s.read(_rows([FIRST, NINE], {2: _hand(2, 13, drawn=True)}), f)
-    assert [e.actor for e in s.events if e.type == "tsumo"][-1:] == [2]
-    s.read(_rows([FIRST, NINE], {2: _open_hand(2, "123m456p789s11z999s")}), opened_at)
-    assert _hora(s) == ([(2, 1)] if ron else [(2, 2)])
-    taken = [e for e in s.events if e.type == "retract" and e.target_type == "tsumo"]
-    assert len(taken) == (1 if ron else 0)
-    assert not s.tracker.state_errors
