@@ -11,7 +11,7 @@ import json
 import sys
 from pathlib import Path
 
-from tracker.evaluate_set import SHARES
+from tracker.evaluate_set import SHARES, _pct
 
 # the figures of issue 5 a change is judged by, per clip group
 _TRACKER_FIGURES = ("discards", "melds", "dora_indicators", "tsumogiri_on_right_discards", "results")
@@ -43,9 +43,8 @@ def _scored(result: dict) -> list[dict]:
 
 
 def _share(figure: dict | None) -> str:
-    if not figure or not figure.get("total"):
-        return "-"
-    return f"{100 * figure['right'] / figure['total']:.1f} % ({figure['right']}/{figure['total']})"
+    """A figure as ``score``'s tables write it ("right/total = x %"), "-" where no clip gave it."""
+    return _pct(figure["right"], figure["total"]) if figure else "-"
 
 
 def _defects(totals: dict) -> str:
@@ -61,8 +60,8 @@ def figure_rows(a: dict, b: dict) -> list[tuple[str, str, str]]:
             rows.append(
                 (f"{group}: {_FIGURE_LABEL[key]}", _share(ta[group].get(key)), _share(tb[group].get(key)))
             )
-    for label, key in (("hand counts at stable moments", "hand_counts_stable"),):
-        rows.append((f"all: {label}", _share(ta["all"].get(key)), _share(tb["all"].get(key))))
+    key = "hand_counts_stable"
+    rows.append((f"all: {_FIGURE_LABEL[key]}", _share(ta["all"].get(key)), _share(tb["all"].get(key))))
     rows.append(
         (
             "all: spurious events (per 10 kyoku)",

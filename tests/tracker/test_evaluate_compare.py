@@ -68,8 +68,8 @@ AFTER = _result(
 
 def test_the_figures_stand_side_by_side_per_group():
     rows = {label: (a, b) for label, a, b in figure_rows(BEFORE, AFTER)}
-    assert rows["all: discards"] == ("95.0 % (76/80)", "97.5 % (78/80)")
-    assert rows["overhead: melds"] == ("75.0 % (6/8)", "75.0 % (6/8)")
+    assert rows["all: discards"] == ("76/80 = 95.0 %", "78/80 = 97.5 %")
+    assert rows["overhead: melds"] == ("6/8 = 75.0 %", "6/8 = 75.0 %")
     assert rows["all: dora"] == ("-", "-")  # no clip gave the figure
     assert rows["alerts: staged faults found"] == ("1/2", "2/2")
     assert rows["alerts: false"] == ("2", "1")
