@@ -1,17 +1,19 @@
 #!/usr/bin/env bash
 # The whole training recipe of the committed models, one command (models/README.md, "Training"):
 #
-#   bash models/recipe.sh WORKDIR [INIT_CHECKPOINT]
+#   bash models/recipe.sh WORKDIR [INIT]
 #
 # Run from the repository root with the train extra installed (pip install -e '.[train]') and
 # ../shared beside the repository. Writes WORKDIR/{procart,stills,tilenet,reader,tilenet2}/ and, at
 # the end, WORKDIR/tiles.onnx and WORKDIR/reader.onnx (int8), to be copied to models/ after evaluation.
-# INIT_CHECKPOINT warm-starts the detector (the committed models did; without it the detector starts
-# from scratch and needs several times the 100 minutes given here). Budgets (environment):
+# INIT warm-starts the detector: a models.train checkpoint (.pt) or an exported detector (.onnx; the
+# committed one is models/tiles.onnx, read back by models/from_onnx.py). The committed models were
+# warm-started; without INIT the detector starts from scratch and needs several times the 100 minutes
+# given here. Budgets (environment):
 # DETECTOR_MINUTES, READER_MINUTES, DETECTOR2_MINUTES (the second stage), STILLS.
 # Both trainings use one core each; they run side by side.
 set -euo pipefail
-work=${1:?usage: bash models/recipe.sh WORKDIR [INIT_CHECKPOINT]}
+work=${1:?usage: bash models/recipe.sh WORKDIR [INIT]}
 init=${2:-}
 shared=../shared
 py=${PYTHON:-python}

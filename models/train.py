@@ -7,7 +7,8 @@
 ``--data`` takes YOLO folders (with meta.json), ``mjmon stills`` output folders or COCO json files;
 ``PATH@N`` draws that set N times as often. Photos whose source is held out (``models.data.split``)
 are never used. YOLO photos are read into memory once; stills (thousands) are read per crop.
-``--init`` warm-starts the net's weights from a checkpoint (fresh optimiser and schedule);
+``--init`` warm-starts the net's weights from a checkpoint or from an exported model such as the
+committed ``models/tiles.onnx`` (``models.from_onnx``; fresh optimiser and schedule);
 ``--resume`` continues a run (weights, optimiser, step and time spent). Training runs for a
 wall-clock budget with a cosine learning rate over that budget; every ``--ckpt-every`` steps it writes
 ``OUT/last.pt`` and ``OUT/tiles.onnx``, so a model can be taken mid-way.
@@ -27,6 +28,7 @@ from torch.nn import functional as F
 from models.augment import ArtBank, paste_crop, real_crop, targets
 from models.data import load_any, split
 from models.export import export_onnx
+from models.from_onnx import match_batch_statistics, tilenet_from_onnx
 from models.net import TileNet, split_heads
 
 
@@ -117,6 +119,23 @@ class TrainingSet:
         return real_crop(image, self.samples[i], size, rng)
 
 
+WARM_BATCHES = 16  # training batches whose statistics an ONNX warm start's BatchNorms take
+
+
+def draw_batch(data: TrainingSet, bank: ArtBank | None, args, rng: np.random.Generator):
+    """One training batch: ``args.batch`` crops (a share ``args.paste`` of pasted art), as the net's
+    input (B, 3, S, S) float in [0, 1] and its target maps."""
+    crops = []
+    for _ in range(args.batch):
+        if bank is not None and rng.random() < args.paste:
+            crops.append(paste_crop(bank, args.crop, rng, data.backgrounds))
+        else:
+            crops.append(data.crop(args.crop, rng))
+    maps = [targets(c) for c in crops]
+    x = torch.from_numpy(np.stack([c.image for c in crops])).permute(0, 3, 1, 2).float() / 255
+    return x, {k: torch.from_numpy(np.stack([m[k] for m in maps])) for k in maps[0]}
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m models.train", description=__doc__.splitlines()[0])
     ap.add_argument(
@@ -136,7 +155,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--ckpt-every", type=int, default=100)
     ap.add_argument("--resume", type=Path)
-    ap.add_argument("--init", type=Path, help="checkpoint whose net weights start this run")
+    ap.add_argument(
+        "--init",
+        type=Path,
+        help="checkpoint (.pt) or exported model (.onnx, e.g. models/tiles.onnx) to start from",
+    )
     ap.add_argument("--refresh-every", type=int, default=200, help="steps between re-reads of growing stills")
     args = ap.parse_args(argv)
 
@@ -149,10 +172,14 @@ def main(argv: list[str] | None = None) -> int:
     bank = ArtBank([Path(a) for a in args.art]) if args.art else None
 
     net = TileNet()
+    if args.init and args.init.suffix == ".onnx":
+        net = tilenet_from_onnx(args.init)
+        match_batch_statistics(net, (draw_batch(data, bank, args, rng)[0] for _ in range(WARM_BATCHES)))
+        print(f"warm start from {args.init} (batch statistics of {WARM_BATCHES} batches)", flush=True)
+    elif args.init:
+        net.load_state_dict(torch.load(args.init, weights_only=False)["net"])
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)
     step, spent = 0, 0.0
-    if args.init:
-        net.load_state_dict(torch.load(args.init, weights_only=False)["net"])
     if args.resume:
         state = torch.load(args.resume, weights_only=False)
         net.load_state_dict(state["net"])
@@ -166,15 +193,7 @@ def main(argv: list[str] | None = None) -> int:
         lr = args.lr * (0.02 + 0.98 * 0.5 * (1 + np.cos(np.pi * elapsed / budget)))
         for group in opt.param_groups:
             group["lr"] = lr
-        crops = []
-        for _ in range(args.batch):
-            if bank is not None and rng.random() < args.paste:
-                crops.append(paste_crop(bank, args.crop, rng, data.backgrounds))
-            else:
-                crops.append(data.crop(args.crop, rng))
-        maps = [targets(c) for c in crops]
-        x = torch.from_numpy(np.stack([c.image for c in crops])).permute(0, 3, 1, 2).float() / 255
-        t = {k: torch.from_numpy(np.stack([m[k] for m in maps])) for k in maps[0]}
+        x, t = draw_batch(data, bank, args, rng)
         parts = losses(net(x), t)
         loss = sum(WEIGHTS[k] * v for k, v in parts.items())
         opt.zero_grad()

@@ -20,7 +20,9 @@ exit 0
 pytestmark = pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
 
 
-def _run(tmp_path: Path, fail: str, recipe: Path = RECIPE) -> tuple[subprocess.CompletedProcess, list[str]]:
+def _run(
+    tmp_path: Path, fail: str, recipe: Path = RECIPE, *extra: str
+) -> tuple[subprocess.CompletedProcess, list[str]]:
     fake = tmp_path / "python"
     fake.write_text(FAKE_PYTHON)
     fake.chmod(0o755)
@@ -28,7 +30,7 @@ def _run(tmp_path: Path, fail: str, recipe: Path = RECIPE) -> tuple[subprocess.C
     calls.touch()
     env = os.environ | {"PYTHON": str(fake), "CALLS": str(calls), "FAIL": fail}
     done = subprocess.run(
-        ["bash", str(recipe), str(tmp_path / "work")],
+        ["bash", str(recipe), str(tmp_path / "work"), *extra],
         cwd=RECIPE.parents[1],
         env=env,
         capture_output=True,
@@ -46,6 +48,16 @@ def test_every_step_runs_in_order(tmp_path):
     assert sorted(modules[5:7]) == ["models.train", "models.train_reader"]  # first stage
     assert modules[7] == "models.train"  # the detector's second stage
     assert modules[8:] == ["models.quantize", "models.quantize"]
+
+
+def test_the_committed_detector_can_start_the_first_stage(tmp_path):
+    done, _ = _run(tmp_path, "no step matches this", RECIPE, "models/tiles.onnx")
+    assert done.returncode == 0, done.stderr
+    trains = [
+        c for c in (tmp_path / "calls.txt").read_text().splitlines() if c.startswith("-m models.train ")
+    ]
+    assert "--init models/tiles.onnx" in trains[0]  # the first stage starts from it
+    assert "--init models/tiles.onnx" not in trains[1]  # the second from the first's weights
 
 
 @pytest.mark.parametrize(

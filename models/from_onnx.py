@@ -1,0 +1,169 @@
+"""The tile net's torch weights back from an exported ONNX file (``models/tiles.onnx``), so a
+training run can start from the committed detector. Needs the ``train`` extra.
+
+The export folds each BatchNorm into its convolution and the int8 file stores the weights
+quantized (``models.quantize``): this reads every convolution's weights (dequantized where they
+are) and puts them back into a ``TileNet``, each BatchNorm holding only the folded bias, so the
+net computes in eval mode what the file computes before activation rounding. Training uses batch
+statistics instead of running ones; ``match_batch_statistics`` re-expresses each BatchNorm so that
+the batches it is shown pass through unchanged in training mode too (otherwise the first step
+would re-normalise every layer and undo the warm start).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import torch
+from torch import nn
+
+from models.net import TileNet
+
+# node names the exporter gives the convolutions of ``models.net.Exported``
+_MODULE_CONV = re.compile(r"^/(stem|trunk)/\1\.(\d+)/\1\.\2\.0/Conv$")
+_HEAD_CONV = "/head/Conv"
+
+
+class OnnxWeightsError(ValueError):
+    """The file is not an export of ``models.net.Exported`` (another net, or a damaged file)."""
+
+
+def _tensor(name: str, inits: dict[str, np.ndarray], producers: dict) -> np.ndarray:
+    """An initializer, or the float value of a DequantizeLinear of initializers."""
+    if name in inits:
+        return inits[name].astype(np.float32)
+    node = producers.get(name)
+    if node is None or node.op_type != "DequantizeLinear":
+        raise OnnxWeightsError(f"weight {name!r} is neither stored nor dequantized from stored values")
+    q, scale, zero = (inits[i] for i in node.input[:3])
+    axis = next((a.i for a in node.attribute if a.name == "axis"), 1)
+    shape = [1] * q.ndim
+    if scale.ndim:  # per channel along ``axis``
+        shape[axis] = -1
+    return ((q.astype(np.float32) - zero.astype(np.float32).reshape(shape)) * scale.reshape(shape)).astype(
+        np.float32
+    )
+
+
+def folded_convolutions(path: Path) -> dict[str, tuple[np.ndarray, np.ndarray | None]]:
+    """Every convolution of the file as (weight, bias or None), keyed by its node name."""
+    import onnx
+    from onnx import numpy_helper
+
+    try:
+        model = onnx.load(str(path))
+    except Exception as exc:  # noqa: BLE001 - onnx raises several kinds for a damaged file
+        raise OnnxWeightsError(f"{path}: not a readable ONNX file ({exc})") from exc
+    inits = {i.name: numpy_helper.to_array(i) for i in model.graph.initializer}
+    producers = {out: n for n in model.graph.node for out in n.output}
+    out = {}
+    for node in model.graph.node:
+        if node.op_type != "Conv":
+            continue
+        weight = _tensor(node.input[1], inits, producers)
+        bias = _tensor(node.input[2], inits, producers) if len(node.input) > 2 and node.input[2] else None
+        out[node.name] = (weight, bias)
+    return out
+
+
+def _set_folded(conv: nn.Conv2d, bn: nn.BatchNorm2d, weight: np.ndarray, bias: np.ndarray) -> None:
+    """Conv then BatchNorm computing ``conv(x, weight) + bias`` in eval mode."""
+    if tuple(conv.weight.shape) != weight.shape:
+        raise OnnxWeightsError(
+            f"a convolution of shape {weight.shape} where the net has {tuple(conv.weight.shape)}"
+        )
+    with torch.no_grad():
+        conv.weight.copy_(torch.from_numpy(weight))
+        bn.running_mean.zero_()
+        bn.running_var.fill_(1.0 - bn.eps)
+        bn.weight.fill_(1.0)
+        bn.bias.copy_(torch.from_numpy(bias))
+
+
+def tilenet_from_onnx(path: Path) -> TileNet:
+    """A ``TileNet`` computing (in eval mode) what the exported file ``path`` computes."""
+    convs = folded_convolutions(path)
+    net = TileNet()
+    layers = {"stem": net.stem, "trunk": net.trunk}
+    seen = set()
+    fuse_parts = []
+    for name, (weight, bias) in convs.items():
+        m = _MODULE_CONV.match(name)
+        if m:
+            block = layers[m.group(1)][int(m.group(2))]
+            _set_folded(
+                block[0], block[1], weight, bias if bias is not None else np.zeros(len(weight), np.float32)
+            )
+            seen.add(name)
+        elif name == _HEAD_CONV:
+            if tuple(net.head.weight.shape) != weight.shape or bias is None:
+                raise OnnxWeightsError(f"{path}: its head is not this net's")
+            with torch.no_grad():
+                net.head.weight.copy_(torch.from_numpy(weight))
+                net.head.bias.copy_(torch.from_numpy(bias))
+            seen.add(name)
+        else:
+            fuse_parts.append((weight, bias))
+    n_fine = net.stem[-1][0].out_channels
+    fine = [p for p in fuse_parts if p[0].shape[1] == n_fine]
+    coarse = [p for p in fuse_parts if p[0].shape[1] != n_fine]
+    expected = len(net.stem) + len(net.trunk) + 1
+    if len(seen) != expected or len(fine) != 1 or len(coarse) != 1:
+        raise OnnxWeightsError(f"{path}: not an export of the tile net (models.net.Exported)")
+    # the export split the fuse's 1x1 conv over its two inputs; the bias rides on one half
+    biases = [b for _, b in fine + coarse if b is not None]
+    weight = np.concatenate([fine[0][0], coarse[0][0]], axis=1)
+    bias = biases[0] if biases else np.zeros(len(weight), np.float32)
+    _set_folded(net.fuse[0], net.fuse[1], weight, bias)
+    return net
+
+
+def match_batch_statistics(net: nn.Module, batches) -> None:
+    """Re-express every Conv + BatchNorm pair so training-mode BatchNorm, which normalises by the
+    batch's own statistics, passes these batches' activations through as eval mode does: running
+    mean and variance become the statistics measured on ``batches`` (tensors (B, 3, H, W)), the
+    scale and shift undo them. Eval-mode outputs do not change."""
+    pairs = [
+        (m[i], m[i + 1])
+        for m in net.modules()
+        if isinstance(m, nn.Sequential)
+        for i in range(len(m) - 1)
+        if isinstance(m[i], nn.Conv2d) and isinstance(m[i + 1], nn.BatchNorm2d)
+    ]
+    sums: dict[int, list] = {id(c): [0.0, 0.0, 0] for c, _ in pairs}
+
+    def record(conv, _inputs, output):
+        s = sums[id(conv)]
+        x = output.detach().double()
+        s[0] = s[0] + x.sum(dim=(0, 2, 3))
+        s[1] = s[1] + (x * x).sum(dim=(0, 2, 3))
+        s[2] += x.numel() // x.shape[1]
+
+    hooks = [c.register_forward_hook(record) for c, _ in pairs]
+    was_training = net.training
+    net.eval()
+    try:
+        with torch.no_grad():
+            for x in batches:
+                net(x)
+    finally:
+        for h in hooks:
+            h.remove()
+        net.train(was_training)
+    with torch.no_grad():
+        for conv, bn in pairs:
+            total, squares, n = sums[id(conv)]
+            if not n:
+                raise ValueError("match_batch_statistics: no batches")
+            mean = total / n
+            var = (squares / n - mean * mean).clamp(min=0)
+            # eval mode: (x - rm) / sqrt(rv + eps) * w + b, which is x + shift before and after
+            gain = bn.weight / torch.sqrt(bn.running_var + bn.eps)
+            shift = bn.bias - bn.running_mean * gain  # the folded bias (gain is 1 after _set_folded)
+            conv.weight.mul_(gain[:, None, None, None])
+            bn.running_mean.copy_((mean * gain.double()).float())
+            bn.running_var.copy_((var * gain.double() ** 2).float())
+            bn.weight.copy_(torch.sqrt(bn.running_var + bn.eps))
+            bn.bias.copy_(bn.running_mean + shift)

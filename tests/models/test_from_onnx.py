@@ -1,0 +1,114 @@
+import copy
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch", reason="the train extra (torch) is not installed")
+pytest.importorskip("onnx", reason="the train extra (onnx) is not installed")
+
+from models.export import export_onnx  # noqa: E402
+from models.from_onnx import OnnxWeightsError, match_batch_statistics, tilenet_from_onnx  # noqa: E402
+from models.net import TileNet  # noqa: E402
+from models.quantize import quantize  # noqa: E402
+
+MODELS = Path(__file__).resolve().parents[2] / "models"
+
+
+@pytest.fixture(scope="module")
+def trained_like(tmp_path_factory):
+    """A net with non-trivial BatchNorm statistics (as after training), exported to float ONNX."""
+    torch.manual_seed(0)
+    net = TileNet()
+    with torch.no_grad():
+        for bn in (m for m in net.modules() if isinstance(m, torch.nn.BatchNorm2d)):
+            bn.running_mean.uniform_(-0.5, 0.5)
+            bn.running_var.uniform_(0.5, 2.0)
+            bn.weight.uniform_(0.5, 1.5)
+            bn.bias.uniform_(-0.2, 0.2)
+    net.eval()
+    path = tmp_path_factory.mktemp("export") / "tiles.onnx"
+    export_onnx(net, path)
+    return net, path
+
+
+def _outputs(net, x):
+    with torch.no_grad():
+        return net.eval()(x).numpy()
+
+
+def test_float_export_comes_back_as_the_same_net(trained_like):
+    net, path = trained_like
+    x = torch.rand(2, 3, 96, 128, generator=torch.Generator().manual_seed(1))
+    np.testing.assert_allclose(_outputs(tilenet_from_onnx(path), x), _outputs(net, x), atol=1e-4)
+
+
+def test_int8_export_comes_back_within_the_weights_rounding(trained_like, tmp_path):
+    """The QDQ file's weights are dequantized: the net is the original up to int8 rounding."""
+    net, path = trained_like
+    rng = np.random.default_rng(2)
+    int8 = tmp_path / "int8.onnx"
+    quantize(path, int8, [rng.random((1, 3, 64, 64), dtype=np.float32) for _ in range(4)])
+    back = tilenet_from_onnx(int8)
+    x = torch.rand(1, 3, 64, 64, generator=torch.Generator().manual_seed(3))
+    want, got = _outputs(net, x), _outputs(back, x)
+    err = np.abs(got - want).max()
+    assert 0 < err < 0.05 * np.abs(want).max()  # changed (rounded), but only by the rounding
+    # the float head is stored as is
+    np.testing.assert_array_equal(back.head.weight.detach().numpy(), net.head.weight.detach().numpy())
+
+
+def test_committed_detector_reads_a_frame_as_the_file_does(tmp_path):
+    """The committed int8 detector as a torch net, exported again in float: on the demo clip's
+    frame it finds the same tiles with the same faces (activation rounding aside)."""
+    import cv2
+
+    from vision.detector import TileDetector
+
+    clip = MODELS.parent / "tracker" / "samples" / "demo-kyoku" / "video.mp4"
+    cap = cv2.VideoCapture(str(clip))
+    cap.set(cv2.CAP_PROP_POS_FRAMES, 600)
+    ok, frame = cap.read()
+    cap.release()
+    assert ok
+    again = tmp_path / "float.onnx"
+    export_onnx(tilenet_from_onnx(MODELS / "tiles.onnx"), again)
+    a, b = (
+        TileDetector(p, reader_path=None).detect(frame, tile_px=17.0) for p in (MODELS / "tiles.onnx", again)
+    )
+    # (tiles whose centre score is near the threshold come and go with the activations' rounding)
+    assert min(len(a.class_ids), len(b.class_ids)) > 80
+    assert abs(len(a.class_ids) - len(b.class_ids)) <= 0.12 * len(a.class_ids)
+    if len(a.class_ids) > len(b.class_ids):
+        a, b = b, a
+    # nearest detection of the other read: same place, same face
+    ca, cb = ((t.boxes[:, :2] + t.boxes[:, 2:]) / 2 for t in (a, b))
+    d = np.hypot(*(ca[:, None] - cb[None]).transpose(2, 0, 1))
+    near = d.argmin(1)
+    matched = d[np.arange(len(ca)), near] < 4
+    same = a.class_ids[matched] == b.class_ids[near[matched]]
+    assert matched.mean() > 0.97 and same.mean() > 0.95
+
+
+def test_batch_statistics_keep_eval_and_make_training_mode_agree(trained_like):
+    net, path = trained_like
+    warm = tilenet_from_onnx(path)
+    x = torch.rand(4, 3, 64, 64, generator=torch.Generator().manual_seed(4))
+    before = _outputs(warm, x)
+    with torch.no_grad():
+        drifted = copy.deepcopy(warm).train()(x).numpy()  # batch statistics undo the warm start
+    assert np.abs(drifted - before).max() > 0.1
+    match_batch_statistics(warm, [x])
+    np.testing.assert_allclose(_outputs(warm, x), before, atol=1e-4)
+    with torch.no_grad():
+        trained_mode = warm.train()(x).numpy()
+    np.testing.assert_allclose(trained_mode, before, atol=1e-3)
+
+
+def test_other_files_are_refused_by_name(tmp_path):
+    with pytest.raises(OnnxWeightsError, match="not an export of the tile net"):
+        tilenet_from_onnx(MODELS / "reader.onnx")
+    junk = tmp_path / "junk.onnx"
+    junk.write_bytes(b"not a model")
+    with pytest.raises(OnnxWeightsError, match="junk.onnx"):
+        tilenet_from_onnx(junk)
