@@ -1,13 +1,14 @@
-"""The tile net's torch weights back from an exported ONNX file (``models/tiles.onnx``), so a
-training run can start from the committed detector. Needs the ``train`` extra.
+"""The networks' torch weights back from their exported ONNX files (``models/tiles.onnx``,
+``models/reader.onnx``), so a training run can start from the committed models. Needs the
+``train`` extra.
 
 The export folds each BatchNorm into its convolution and the int8 file stores the weights
 quantized (``models.quantize``): this reads every convolution's weights (dequantized where they
-are) and puts them back into a ``TileNet``, each BatchNorm holding only the folded bias, so the
-net computes in eval mode what the file computes before activation rounding. Training uses batch
-statistics instead of running ones; ``match_batch_statistics`` re-expresses each BatchNorm so that
-the batches it is shown pass through unchanged in training mode too (otherwise the first step
-would re-normalise every layer and undo the warm start).
+are) and puts them back into a ``TileNet`` or ``ReaderNet``, each BatchNorm holding only the
+folded bias, so the net computes in eval mode what the file computes before activation rounding.
+Training uses batch statistics instead of running ones; ``match_batch_statistics`` re-expresses
+each BatchNorm so that the batches it is shown pass through unchanged in training mode too
+(otherwise the first step would re-normalise every layer and undo the warm start).
 """
 
 from __future__ import annotations
@@ -20,14 +21,17 @@ import torch
 from torch import nn
 
 from models.net import TileNet
+from models.reader_net import ReaderNet
 
-# node names the exporter gives the convolutions of ``models.net.Exported``
-_MODULE_CONV = re.compile(r"^/(stem|trunk)/\1\.(\d+)/\1\.\2\.0/Conv$")
+# node names the exporter gives the convolutions of a block ``NAME[i][0]`` and the head (after a
+# scope prefix some torch versions add: the committed reader's is ``/net``)
+_MODULE_CONV = re.compile(r"/(stem|trunk|features)/\1\.(\d+)/\1\.\2\.0/Conv$")
 _HEAD_CONV = "/head/Conv"
+_READER_HEAD = "/head/Gemm"
 
 
 class OnnxWeightsError(ValueError):
-    """The file is not an export of ``models.net.Exported`` (another net, or a damaged file)."""
+    """The file is not an export of the net asked for (another net, or a damaged file)."""
 
 
 def _tensor(name: str, inits: dict[str, np.ndarray], producers: dict) -> np.ndarray:
@@ -48,7 +52,8 @@ def _tensor(name: str, inits: dict[str, np.ndarray], producers: dict) -> np.ndar
 
 
 def folded_convolutions(path: Path) -> dict[str, tuple[np.ndarray, np.ndarray | None]]:
-    """Every convolution of the file as (weight, bias or None), keyed by its node name."""
+    """Every convolution (and fully connected layer) of the file as (weight, bias or None), keyed
+    by its node name."""
     import onnx
     from onnx import numpy_helper
 
@@ -60,7 +65,7 @@ def folded_convolutions(path: Path) -> dict[str, tuple[np.ndarray, np.ndarray | 
     producers = {out: n for n in model.graph.node for out in n.output}
     out = {}
     for node in model.graph.node:
-        if node.op_type != "Conv":
+        if node.op_type not in ("Conv", "Gemm"):
             continue
         weight = _tensor(node.input[1], inits, producers)
         bias = _tensor(node.input[2], inits, producers) if len(node.input) > 2 and node.input[2] else None
@@ -82,41 +87,70 @@ def _set_folded(conv: nn.Conv2d, bn: nn.BatchNorm2d, weight: np.ndarray, bias: n
         bn.bias.copy_(torch.from_numpy(bias))
 
 
+def _load_blocks(convs: dict, blocks: dict[str, nn.Sequential], head: nn.Module, head_name: str) -> list:
+    """Put the file's block convolutions (``blocks[name][i]`` is conv, BatchNorm, ReLU) and its head
+    into the net; returns the layers left over as (weight, bias). Raises unless every block and the
+    head were found, shaped as the net's."""
+    found, rest = 0, []
+    for name, (weight, bias) in convs.items():
+        m = _MODULE_CONV.search(name)
+        if m and m.group(1) in blocks and int(m.group(2)) < len(blocks[m.group(1)]):
+            block = blocks[m.group(1)][int(m.group(2))]
+            zero = np.zeros(len(weight), np.float32)
+            _set_folded(block[0], block[1], weight, zero if bias is None else bias)
+            found += 1
+        elif name.endswith(head_name):
+            if tuple(head.weight.shape) != weight.shape or bias is None:
+                raise OnnxWeightsError(
+                    f"a head of shape {weight.shape} where the net has {tuple(head.weight.shape)}"
+                )
+            with torch.no_grad():
+                head.weight.copy_(torch.from_numpy(weight))
+                head.bias.copy_(torch.from_numpy(bias))
+            found += 1
+        else:
+            rest.append((weight, bias))
+    if found != sum(len(seq) for seq in blocks.values()) + 1:
+        raise OnnxWeightsError(f"{found} of the net's layers found")
+    return rest
+
+
 def tilenet_from_onnx(path: Path) -> TileNet:
     """A ``TileNet`` computing (in eval mode) what the exported file ``path`` computes."""
-    convs = folded_convolutions(path)
     net = TileNet()
-    layers = {"stem": net.stem, "trunk": net.trunk}
-    seen = set()
-    fuse_parts = []
-    for name, (weight, bias) in convs.items():
-        m = _MODULE_CONV.match(name)
-        if m:
-            block = layers[m.group(1)][int(m.group(2))]
-            _set_folded(
-                block[0], block[1], weight, bias if bias is not None else np.zeros(len(weight), np.float32)
-            )
-            seen.add(name)
-        elif name == _HEAD_CONV:
-            if tuple(net.head.weight.shape) != weight.shape or bias is None:
-                raise OnnxWeightsError(f"{path}: its head is not this net's")
-            with torch.no_grad():
-                net.head.weight.copy_(torch.from_numpy(weight))
-                net.head.bias.copy_(torch.from_numpy(bias))
-            seen.add(name)
-        else:
-            fuse_parts.append((weight, bias))
+    refused = OnnxWeightsError(f"{path}: not an export of the tile net (models.net.Exported)")
+    try:
+        fuse_parts = _load_blocks(
+            folded_convolutions(path), {"stem": net.stem, "trunk": net.trunk}, net.head, _HEAD_CONV
+        )
+    except OnnxWeightsError as err:
+        raise refused from err
     n_fine = net.stem[-1][0].out_channels
     fine = [p for p in fuse_parts if p[0].shape[1] == n_fine]
     coarse = [p for p in fuse_parts if p[0].shape[1] != n_fine]
-    expected = len(net.stem) + len(net.trunk) + 1
-    if len(seen) != expected or len(fine) != 1 or len(coarse) != 1:
-        raise OnnxWeightsError(f"{path}: not an export of the tile net (models.net.Exported)")
+    if len(fine) != 1 or len(coarse) != 1:
+        raise refused
     # the export split the fuse's 1x1 conv over its two inputs; the bias rides on one half
     biases = [b for _, b in fine + coarse if b is not None]
     weight = np.concatenate([fine[0][0], coarse[0][0]], axis=1)
     bias = biases[0] if biases else np.zeros(len(weight), np.float32)
-    _set_folded(net.fuse[0], net.fuse[1], weight, bias)
+    try:
+        _set_folded(net.fuse[0], net.fuse[1], weight, bias)
+    except OnnxWeightsError as err:
+        raise refused from err
+    return net
+
+
+def readernet_from_onnx(path: Path) -> ReaderNet:
+    """A ``ReaderNet`` computing (in eval mode) what the exported reader ``path`` computes."""
+    net = ReaderNet()
+    refused = OnnxWeightsError(f"{path}: not an export of the tile reader (models.reader_net)")
+    try:
+        rest = _load_blocks(folded_convolutions(path), {"features": net.features}, net.head, _READER_HEAD)
+    except OnnxWeightsError as err:
+        raise refused from err
+    if rest:
+        raise refused
     return net
 
 

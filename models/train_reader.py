@@ -28,6 +28,7 @@ from torch.nn import functional as F
 
 from models.augment import photometric
 from models.data import load_any, split
+from models.from_onnx import match_batch_statistics, readernet_from_onnx
 from models.reader_net import ReaderNet, export_reader
 from models.spec import NUM_CLASSES, READER_MARGIN, READER_PX
 from tracker.tiles import MODEL_CLASSES, RED_FIVES, class_id
@@ -162,6 +163,19 @@ def _reader_views(crops: np.ndarray) -> np.ndarray:
     return crops[:, lo : lo + side, lo : lo + side]
 
 
+WARM_BATCHES = 16  # training batches whose statistics an ONNX warm start's BatchNorms take
+
+
+def draw_batch(bank: Bank, p: np.ndarray, size: int, rng: np.random.Generator):
+    """``size`` banked tiles drawn with weights ``p``, as augmented views: the net's input
+    (B, 3, S, S), their bank rows, and each view's quarter turn (-1 where unknown)."""
+    idx = rng.choice(len(p), size, p=p)
+    views = [view(bank.crops[i], rng) for i in idx]
+    x = torch.from_numpy(to_input(np.stack([v for v, _ in views])))
+    turns = np.array([t for _, t in views])
+    return x, idx, np.where(bank.quarters[idx] >= 0, (bank.quarters[idx] + turns) % 4, -1)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m models.train_reader", description=__doc__.splitlines()[0])
     ap.add_argument(
@@ -175,7 +189,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--ckpt-every", type=int, default=500)
-    ap.add_argument("--init", type=Path, help="checkpoint whose weights start this run")
+    ap.add_argument(
+        "--init",
+        type=Path,
+        help="checkpoint (.pt) or exported reader (.onnx, e.g. models/reader.onnx) to start from",
+    )
     args = ap.parse_args(argv)
 
     torch.set_num_threads(args.threads)
@@ -194,7 +212,11 @@ def main(argv: list[str] | None = None) -> int:
           f"{len(np.unique(bank.labels))}/{len(MODEL_CLASSES)}", flush=True)  # fmt: skip
 
     net = ReaderNet()
-    if args.init:
+    if args.init and args.init.suffix == ".onnx":
+        net = readernet_from_onnx(args.init)
+        match_batch_statistics(net, (draw_batch(bank, p, args.batch, rng)[0] for _ in range(WARM_BATCHES)))
+        print(f"warm start from {args.init} (batch statistics of {WARM_BATCHES} batches)", flush=True)
+    elif args.init:
         load_weights(net, torch.load(args.init, weights_only=False)["net"])
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)
     budget, start, step, running = args.minutes * 60, time.monotonic(), 0, None
@@ -203,11 +225,7 @@ def main(argv: list[str] | None = None) -> int:
         lr = args.lr * (0.02 + 0.98 * 0.5 * (1 + np.cos(np.pi * elapsed / budget)))
         for group in opt.param_groups:
             group["lr"] = lr
-        idx = rng.choice(len(p), args.batch, p=p)
-        views = [view(bank.crops[i], rng) for i in idx]
-        x = torch.from_numpy(to_input(np.stack([v for v, _ in views])))
-        turns = np.array([t for _, t in views])
-        quarters = np.where(bank.quarters[idx] >= 0, (bank.quarters[idx] + turns) % 4, -1)
+        x, idx, quarters = draw_batch(bank, p, args.batch, rng)
         labels, red_unknown = torch.from_numpy(bank.labels[idx]), torch.from_numpy(bank.red_unknown[idx])
         loss = loss_fn(net(x), labels, red_unknown, torch.from_numpy(quarters))
         opt.zero_grad()

@@ -8,25 +8,35 @@ torch = pytest.importorskip("torch", reason="the train extra (torch) is not inst
 pytest.importorskip("onnx", reason="the train extra (onnx) is not installed")
 
 from models.export import export_onnx  # noqa: E402
-from models.from_onnx import OnnxWeightsError, match_batch_statistics, tilenet_from_onnx  # noqa: E402
+from models.from_onnx import (  # noqa: E402
+    OnnxWeightsError,
+    match_batch_statistics,
+    readernet_from_onnx,
+    tilenet_from_onnx,
+)
 from models.net import TileNet  # noqa: E402
 from models.quantize import quantize  # noqa: E402
+from models.reader_net import ReaderNet, export_reader  # noqa: E402
 
 MODELS = Path(__file__).resolve().parents[2] / "models"
 
 
-@pytest.fixture(scope="module")
-def trained_like(tmp_path_factory):
-    """A net with non-trivial BatchNorm statistics (as after training), exported to float ONNX."""
+def _as_trained(net):
+    """Non-trivial BatchNorm statistics, as after training; eval mode."""
     torch.manual_seed(0)
-    net = TileNet()
     with torch.no_grad():
         for bn in (m for m in net.modules() if isinstance(m, torch.nn.BatchNorm2d)):
             bn.running_mean.uniform_(-0.5, 0.5)
             bn.running_var.uniform_(0.5, 2.0)
             bn.weight.uniform_(0.5, 1.5)
             bn.bias.uniform_(-0.2, 0.2)
-    net.eval()
+    return net.eval()
+
+
+@pytest.fixture(scope="module")
+def trained_like(tmp_path_factory):
+    """A tile net as after training, exported to float ONNX."""
+    net = _as_trained(TileNet())
     path = tmp_path_factory.mktemp("export") / "tiles.onnx"
     export_onnx(net, path)
     return net, path
@@ -41,6 +51,27 @@ def test_float_export_comes_back_as_the_same_net(trained_like):
     net, path = trained_like
     x = torch.rand(2, 3, 96, 128, generator=torch.Generator().manual_seed(1))
     np.testing.assert_allclose(_outputs(tilenet_from_onnx(path), x), _outputs(net, x), atol=1e-4)
+
+
+def test_reader_export_comes_back_as_the_same_net(tmp_path):
+    net = _as_trained(ReaderNet())
+    export_reader(net, tmp_path / "reader.onnx")
+    x = torch.rand(5, 3, 48, 48, generator=torch.Generator().manual_seed(5))
+    np.testing.assert_allclose(
+        _outputs(readernet_from_onnx(tmp_path / "reader.onnx"), x), _outputs(net, x), atol=1e-4
+    )
+
+
+def test_committed_reader_reads_as_the_file_does():
+    import onnxruntime as ort
+
+    x = np.random.default_rng(6).random((16, 3, 48, 48), dtype=np.float32)
+    session = ort.InferenceSession(str(MODELS / "reader.onnx"), providers=["CPUExecutionProvider"])
+    want = session.run(["logits"], {"crops": x})[0]
+    got = _outputs(readernet_from_onnx(MODELS / "reader.onnx"), torch.from_numpy(x))[:, : want.shape[1]]
+    # (the file rounds its activations; on noise crops a near tie may flip)
+    assert (got.argmax(1) == want.argmax(1)).mean() >= 14 / 16
+    assert np.abs(got - want).max() < 0.05 * np.abs(want).max()
 
 
 def test_int8_export_comes_back_within_the_weights_rounding(trained_like, tmp_path):
@@ -108,6 +139,8 @@ def test_batch_statistics_keep_eval_and_make_training_mode_agree(trained_like):
 def test_other_files_are_refused_by_name(tmp_path):
     with pytest.raises(OnnxWeightsError, match="not an export of the tile net"):
         tilenet_from_onnx(MODELS / "reader.onnx")
+    with pytest.raises(OnnxWeightsError, match="not an export of the tile reader"):
+        readernet_from_onnx(MODELS / "tiles.onnx")
     junk = tmp_path / "junk.onnx"
     junk.write_bytes(b"not a model")
     with pytest.raises(OnnxWeightsError, match="junk.onnx"):

@@ -105,3 +105,48 @@ def test_banks_split_by_source_and_read_each_set_once(tmp_path, monkeypatch):
     assert train.red_unknown[train.labels == class_id("5p")].all()  # this set labels no red fives
     capped, _, _, _ = tr.build_banks([str(folder)], max_images=5, max_held=5)
     assert len(capped.labels) == 10
+
+
+def test_a_run_can_start_from_the_committed_reader(tmp_path, capsys):
+    """``--init models/reader.onnx``: the run's net is the committed reader (a run too short for a
+    step writes it back unchanged in what it reads)."""
+    import json
+    from pathlib import Path
+
+    import cv2
+    import onnxruntime as ort
+
+    from models.train_reader import main
+
+    committed = Path(__file__).resolve().parents[2] / "models" / "reader.onnx"
+    folder = tmp_path / "photos"
+    (folder / "images").mkdir(parents=True)
+    (folder / "labels").mkdir()
+    for i in range(8):
+        cv2.imwrite(
+            str(folder / "images" / f"src{i}_jpg.rf.{i}.jpg"), np.full((60, 80, 3), 90 + 10 * i, np.uint8)
+        )
+        (folder / "labels" / f"src{i}_jpg.rf.{i}.txt").write_text("0 0.3 0.5 0.2 0.4\n")
+    (folder / "meta.json").write_text(json.dumps({"classes": ["1m"]}))
+    out = tmp_path / "out"
+    args = [
+        "--data",
+        str(folder),
+        "--out",
+        str(out),
+        "--minutes",
+        "0",
+        "--batch",
+        "8",
+        "--init",
+        str(committed),
+    ]
+    assert main(args) == 0
+    assert f"warm start from {committed}" in capsys.readouterr().out
+    x = np.random.default_rng(7).random((16, 3, READER_PX, READER_PX), dtype=np.float32)
+    want, got = (
+        ort.InferenceSession(str(p), providers=["CPUExecutionProvider"]).run(["logits"], {"crops": x})[0]
+        for p in (committed, out / "reader.onnx")
+    )
+    assert (got.argmax(1) == want.argmax(1)).mean() >= 14 / 16
+    assert np.abs(got - want).max() < 0.05 * np.abs(want).max()
