@@ -90,3 +90,37 @@ def test_a_failed_step_of_the_video_stage_stops_it(tmp_path, fail):
     done, modules = _run(tmp_path, fail, recipe=VIDEO_RECIPE)
     assert done.returncode != 0
     assert "models.quantize" not in modules
+
+
+VENUE_RECIPE = RECIPE.with_name("recipe_venue.sh")
+
+
+def test_the_venue_recipe_plays_renders_cuts_tunes_and_quantizes_in_order(tmp_path):
+    art = tmp_path / "art"
+    art.mkdir()
+    done, modules = _run(tmp_path, "no step matches this", VENUE_RECIPE, str(art))
+    assert done.returncode == 0, done.stderr
+    assert modules[0] == "tracker.logs.jansou_games"
+    assert sorted(modules[1:9]) == ["tracker.cli"] * 8  # six clips, two stills folders
+    assert modules[9] == "datasets.clip_stills"
+    assert sorted(modules[10:12]) == ["models.train", "models.train_reader"]
+    assert modules[12:] == ["models.quantize", "models.quantize"]
+    calls = (tmp_path / "calls.txt").read_text().splitlines()
+    clips = [c for c in calls if " synth " in c]
+    assert len(clips) == 6 and sum("--camera low" in c for c in clips) == 4
+    trains = [c for c in calls if c.startswith("-m models.train")]
+    assert all("--init models/" in c for c in trains)  # from the committed files
+
+
+@pytest.mark.parametrize("fail", ["--camera overhead", "--seed 777", "models.train_reader"])
+def test_a_failed_step_of_the_venue_recipe_stops_it(tmp_path, fail):
+    art = tmp_path / "art"
+    art.mkdir()
+    done, modules = _run(tmp_path, fail, VENUE_RECIPE, str(art))
+    assert done.returncode != 0
+    assert "models.quantize" not in modules
+
+
+def test_the_venue_recipe_wants_a_tileset_directory(tmp_path):
+    done, modules = _run(tmp_path, "no step matches this", VENUE_RECIPE, str(tmp_path / "no-art"))
+    assert done.returncode == 2 and "no-art" in done.stderr and modules == []

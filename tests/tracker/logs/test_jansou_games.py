@@ -24,3 +24,17 @@ def test_a_seed_plays_the_same_hanchan_in_another_process():
         done = subprocess.run([sys.executable, "-c", code], env=env, cwd=REPO, capture_output=True, text=True)
         assert done.returncode == 0, done.stderr[-2000:]
         assert json.loads(done.stdout) == here
+
+
+def test_the_command_writes_the_seeds_game_as_mjai(tmp_path, capsys):
+    from tracker.logs import load_log, tenhou6_to_events
+    from tracker.logs.jansou_games import main, play_mleague
+
+    out = tmp_path / "games" / "g.mjai.jsonl"
+    assert main(["--seed", "5", "--out", str(out)]) == 0
+    written = load_log(out)
+    assert [e.model_dump() for e in written] == [
+        e.model_dump() for e in tenhou6_to_events(play_mleague(5)[0])
+    ]
+    kyoku = sum(e.type == "start_kyoku" for e in written)
+    assert kyoku >= 8 and f"{kyoku} kyoku" in capsys.readouterr().out
