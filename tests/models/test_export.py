@@ -4,27 +4,9 @@ import pytest
 torch = pytest.importorskip("torch", reason="the train extra (torch) is not installed")
 pytest.importorskip("onnx", reason="the train extra (onnx) is not installed")
 
-from models.export import export_onnx  # noqa: E402
-from models.net import OUTPUT_NAMES, TileNet, split_heads  # noqa: E402
+from models.net import OUTPUT_NAMES, split_heads  # noqa: E402
 from models.quantize import quantize  # noqa: E402
 from models.spec import NATIVE_TILE_PX, NUM_CLASSES  # noqa: E402
-
-
-@pytest.fixture(scope="module")
-def trained_like(tmp_path_factory):
-    """A net with non-trivial BatchNorm statistics (as after training), exported to ONNX."""
-    torch.manual_seed(0)
-    net = TileNet()
-    with torch.no_grad():
-        for bn in (m for m in net.modules() if isinstance(m, torch.nn.BatchNorm2d)):
-            bn.running_mean.uniform_(-0.5, 0.5)
-            bn.running_var.uniform_(0.5, 2.0)
-            bn.weight.uniform_(0.5, 1.5)
-            bn.bias.uniform_(-0.2, 0.2)
-    net.eval()
-    path = tmp_path_factory.mktemp("export") / "tiles.onnx"
-    export_onnx(net, path)
-    return net, path
 
 
 def _session(path):

@@ -14,32 +14,11 @@ from models.from_onnx import (  # noqa: E402
     readernet_from_onnx,
     tilenet_from_onnx,
 )
-from models.net import TileNet  # noqa: E402
 from models.quantize import quantize  # noqa: E402
 from models.reader_net import ReaderNet, export_reader  # noqa: E402
+from tests.models.conftest import with_trained_statistics  # noqa: E402
 
 MODELS = Path(__file__).resolve().parents[2] / "models"
-
-
-def _as_trained(net):
-    """Non-trivial BatchNorm statistics, as after training; eval mode."""
-    torch.manual_seed(0)
-    with torch.no_grad():
-        for bn in (m for m in net.modules() if isinstance(m, torch.nn.BatchNorm2d)):
-            bn.running_mean.uniform_(-0.5, 0.5)
-            bn.running_var.uniform_(0.5, 2.0)
-            bn.weight.uniform_(0.5, 1.5)
-            bn.bias.uniform_(-0.2, 0.2)
-    return net.eval()
-
-
-@pytest.fixture(scope="module")
-def trained_like(tmp_path_factory):
-    """A tile net as after training, exported to float ONNX."""
-    net = _as_trained(TileNet())
-    path = tmp_path_factory.mktemp("export") / "tiles.onnx"
-    export_onnx(net, path)
-    return net, path
 
 
 def _outputs(net, x):
@@ -54,7 +33,7 @@ def test_float_export_comes_back_as_the_same_net(trained_like):
 
 
 def test_reader_export_comes_back_as_the_same_net(tmp_path):
-    net = _as_trained(ReaderNet())
+    net = with_trained_statistics(ReaderNet())
     export_reader(net, tmp_path / "reader.onnx")
     x = torch.rand(5, 3, 48, 48, generator=torch.Generator().manual_seed(5))
     np.testing.assert_allclose(

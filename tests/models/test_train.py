@@ -1,6 +1,5 @@
 """The detector's training run: a warm start from the committed detector."""
 
-import json
 from pathlib import Path
 
 import numpy as np
@@ -16,21 +15,12 @@ from models.train import main  # noqa: E402
 COMMITTED = Path(__file__).resolve().parents[2] / "models" / "tiles.onnx"
 
 
-def test_a_run_can_start_from_the_committed_detector(tmp_path, capsys):
+def test_a_run_can_start_from_the_committed_detector(tmp_path, capsys, one_class_photos):
     """``--init models/tiles.onnx``: a run too short for a step writes the committed detector back
     as ``models.from_onnx`` reads it (its BatchNorms re-expressed, its outputs the same)."""
-    import cv2
     import onnxruntime as ort
 
-    folder = tmp_path / "photos"
-    (folder / "images").mkdir(parents=True)
-    (folder / "labels").mkdir()
-    for i in range(8):
-        cv2.imwrite(
-            str(folder / "images" / f"src{i}_jpg.rf.{i}.jpg"), np.full((300, 300, 3), 90 + 10 * i, np.uint8)
-        )
-        (folder / "labels" / f"src{i}_jpg.rf.{i}.txt").write_text("0 0.3 0.5 0.1 0.14\n")
-    (folder / "meta.json").write_text(json.dumps({"classes": ["1m"]}))
+    folder = one_class_photos((300, 300), (0.3, 0.5, 0.1, 0.14))
     out = tmp_path / "out"
     args = [
         "--data",

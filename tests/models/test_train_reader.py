@@ -107,27 +107,17 @@ def test_banks_split_by_source_and_read_each_set_once(tmp_path, monkeypatch):
     assert len(capped.labels) == 10
 
 
-def test_a_run_can_start_from_the_committed_reader(tmp_path, capsys):
+def test_a_run_can_start_from_the_committed_reader(tmp_path, capsys, one_class_photos):
     """``--init models/reader.onnx``: the run's net is the committed reader (a run too short for a
     step writes it back unchanged in what it reads)."""
-    import json
     from pathlib import Path
 
-    import cv2
     import onnxruntime as ort
 
     from models.train_reader import main
 
     committed = Path(__file__).resolve().parents[2] / "models" / "reader.onnx"
-    folder = tmp_path / "photos"
-    (folder / "images").mkdir(parents=True)
-    (folder / "labels").mkdir()
-    for i in range(8):
-        cv2.imwrite(
-            str(folder / "images" / f"src{i}_jpg.rf.{i}.jpg"), np.full((60, 80, 3), 90 + 10 * i, np.uint8)
-        )
-        (folder / "labels" / f"src{i}_jpg.rf.{i}.txt").write_text("0 0.3 0.5 0.2 0.4\n")
-    (folder / "meta.json").write_text(json.dumps({"classes": ["1m"]}))
+    folder = one_class_photos((60, 80), (0.3, 0.5, 0.2, 0.4))
     out = tmp_path / "out"
     args = [
         "--data",
