@@ -51,26 +51,47 @@ def _tensor(name: str, inits: dict[str, np.ndarray], producers: dict) -> np.ndar
     )
 
 
-def folded_convolutions(path: Path) -> dict[str, tuple[np.ndarray, np.ndarray | None]]:
-    """Every convolution (and fully connected layer) of the file as (weight, bias or None), keyed
-    by its node name."""
+def folded_convolutions(path: Path) -> dict[str, tuple[np.ndarray, np.ndarray | None, dict]]:
+    """Every convolution (and fully connected layer) of the file as (weight, bias or None, its
+    attributes), keyed by its node name. A graph still holding BatchNorm layers (exported in
+    training mode) is refused: their statistics would be lost."""
     import onnx
-    from onnx import numpy_helper
+    from onnx import helper, numpy_helper
 
+    if not Path(path).is_file():
+        raise OnnxWeightsError(f"{path}: no such file")
     try:
         model = onnx.load(str(path))
     except Exception as exc:  # noqa: BLE001 - onnx raises several kinds for a damaged file
         raise OnnxWeightsError(f"{path}: not a readable ONNX file ({exc})") from exc
+    if any(n.op_type == "BatchNormalization" for n in model.graph.node):
+        raise OnnxWeightsError(f"{path}: its BatchNorm layers are not folded (exported in training mode)")
     inits = {i.name: numpy_helper.to_array(i) for i in model.graph.initializer}
     producers = {out: n for n in model.graph.node for out in n.output}
     out = {}
-    for node in model.graph.node:
-        if node.op_type not in ("Conv", "Gemm"):
-            continue
-        weight = _tensor(node.input[1], inits, producers)
-        bias = _tensor(node.input[2], inits, producers) if len(node.input) > 2 and node.input[2] else None
-        out[node.name] = (weight, bias)
+    try:
+        for node in model.graph.node:
+            if node.op_type not in ("Conv", "Gemm"):
+                continue
+            weight = _tensor(node.input[1], inits, producers)
+            bias = _tensor(node.input[2], inits, producers) if len(node.input) > 2 and node.input[2] else None
+            attrs = {a.name: helper.get_attribute_value(a) for a in node.attribute}
+            out[node.name] = (weight, bias, attrs)
+    except (KeyError, ValueError) as exc:
+        raise OnnxWeightsError(f"{path}: a weight it names cannot be read ({exc})") from exc
     return out
+
+
+def _same_settings(conv: nn.Conv2d, attrs: dict) -> bool:
+    """Does the file's convolution slide as ``conv`` does (stride, dilation, padding, groups)?"""
+    pads = list(attrs.get("pads", [0, 0, 0, 0]))
+    return (
+        list(attrs.get("strides", [1, 1])) == list(conv.stride)
+        and list(attrs.get("dilations", [1, 1])) == list(conv.dilation)
+        and pads[:2] == list(conv.padding)
+        and pads[2:] == list(conv.padding)
+        and attrs.get("group", 1) == conv.groups
+    )
 
 
 def _set_folded(conv: nn.Conv2d, bn: nn.BatchNorm2d, weight: np.ndarray, bias: np.ndarray) -> None:
@@ -92,15 +113,20 @@ def _load_blocks(convs: dict, blocks: dict[str, nn.Sequential], head: nn.Module,
     into the net; returns the layers left over as (weight, bias). Raises unless every block and the
     head were found, shaped as the net's."""
     found, rest = 0, []
-    for name, (weight, bias) in convs.items():
+    for name, (weight, bias, attrs) in convs.items():
         m = _MODULE_CONV.search(name)
         if m and m.group(1) in blocks and int(m.group(2)) < len(blocks[m.group(1)]):
             block = blocks[m.group(1)][int(m.group(2))]
+            if not _same_settings(block[0], attrs):
+                raise OnnxWeightsError(f"{name} slides otherwise than the net's ({attrs})")
             zero = np.zeros(len(weight), np.float32)
             _set_folded(block[0], block[1], weight, zero if bias is None else bias)
             found += 1
         elif name.endswith(head_name):
-            if tuple(head.weight.shape) != weight.shape or bias is None:
+            plain = isinstance(head, nn.Conv2d) and _same_settings(head, attrs)
+            plain |= isinstance(head, nn.Linear) and attrs.get("transB") == 1 and attrs.get("transA", 0) == 0
+            plain &= attrs.get("alpha", 1.0) == 1.0 and attrs.get("beta", 1.0) == 1.0
+            if tuple(head.weight.shape) != weight.shape or bias is None or not plain:
                 raise OnnxWeightsError(
                     f"a head of shape {weight.shape} where the net has {tuple(head.weight.shape)}"
                 )
@@ -109,7 +135,7 @@ def _load_blocks(convs: dict, blocks: dict[str, nn.Sequential], head: nn.Module,
                 head.bias.copy_(torch.from_numpy(bias))
             found += 1
         else:
-            rest.append((weight, bias))
+            rest.append((weight, bias, attrs))
     if found != sum(len(seq) for seq in blocks.values()) + 1:
         raise OnnxWeightsError(f"{found} of the net's layers found")
     return rest
@@ -118,22 +144,24 @@ def _load_blocks(convs: dict, blocks: dict[str, nn.Sequential], head: nn.Module,
 def tilenet_from_onnx(path: Path) -> TileNet:
     """A ``TileNet`` computing (in eval mode) what the exported file ``path`` computes."""
     net = TileNet()
+    convs = folded_convolutions(path)  # (a missing or unreadable file says so itself)
     refused = OnnxWeightsError(f"{path}: not an export of the tile net (models.net.Exported)")
     try:
-        fuse_parts = _load_blocks(
-            folded_convolutions(path), {"stem": net.stem, "trunk": net.trunk}, net.head, _HEAD_CONV
-        )
+        fuse_parts = _load_blocks(convs, {"stem": net.stem, "trunk": net.trunk}, net.head, _HEAD_CONV)
     except OnnxWeightsError as err:
         raise refused from err
     n_fine = net.stem[-1][0].out_channels
     fine = [p for p in fuse_parts if p[0].shape[1] == n_fine]
     coarse = [p for p in fuse_parts if p[0].shape[1] != n_fine]
-    if len(fine) != 1 or len(coarse) != 1:
+    if (
+        len(fine) != 1
+        or len(coarse) != 1
+        or not all(_same_settings(net.fuse[0], p[2]) for p in fine + coarse)
+    ):
         raise refused
-    # the export split the fuse's 1x1 conv over its two inputs; the bias rides on one half
-    biases = [b for _, b in fine + coarse if b is not None]
+    # the export split the fuse's 1x1 conv over its two inputs; a bias on either half adds
     weight = np.concatenate([fine[0][0], coarse[0][0]], axis=1)
-    bias = biases[0] if biases else np.zeros(len(weight), np.float32)
+    bias = sum((b for _, b, _ in fine + coarse if b is not None), np.zeros(len(weight), np.float32))
     try:
         _set_folded(net.fuse[0], net.fuse[1], weight, bias)
     except OnnxWeightsError as err:
@@ -144,9 +172,10 @@ def tilenet_from_onnx(path: Path) -> TileNet:
 def readernet_from_onnx(path: Path) -> ReaderNet:
     """A ``ReaderNet`` computing (in eval mode) what the exported reader ``path`` computes."""
     net = ReaderNet()
+    convs = folded_convolutions(path)
     refused = OnnxWeightsError(f"{path}: not an export of the tile reader (models.reader_net)")
     try:
-        rest = _load_blocks(folded_convolutions(path), {"features": net.features}, net.head, _READER_HEAD)
+        rest = _load_blocks(convs, {"features": net.features}, net.head, _READER_HEAD)
     except OnnxWeightsError as err:
         raise refused from err
     if rest:

@@ -8,8 +8,8 @@
 # Run from the repository root with the train and test extras installed (torch; jansou plays the
 # game). It plays a jansou hanchan no evaluation set plays (seed VENUE_SEED), renders six one-kyoku
 # clips of it with the art (four at the low camera, where faces are hardest, one tilted, one
-# overhead; one at 960x540), cuts their keyframes into labelled stills, draws 360 still tables with
-# the art, fine-tunes the detector and the reader from models/tiles.onnx and models/reader.onnx side
+# overhead; one at 960x540), cuts their keyframes into labelled stills, draws 360 still tables of
+# the same game with the art, fine-tunes the detector and the reader from models/tiles.onnx and models/reader.onnx side
 # by side (one core each, VENUE_MINUTES each) and quantizes both into WORKDIR/tiles.onnx and
 # WORKDIR/reader.onnx. Then: mjmon analyze VIDEO --model WORKDIR/tiles.onnx --reader WORKDIR/reader.onnx
 # (a tile-set reference, if wanted, must be enrolled with that reader: mjmon enroll --reader).
@@ -22,6 +22,9 @@ py=${PYTHON:-python}
 seed=${VENUE_SEED:-9100}
 minutes=${VENUE_MINUTES:-25}
 [ -d "$art" ] || { echo "recipe_venue: no such tileset directory: $art" >&2; exit 2; }
+for f in models/tiles.onnx models/reader.onnx; do  # (found only from the repository root)
+    [ -f "$f" ] || { echo "recipe_venue: no $f here: run from the repository root" >&2; exit 2; }
+done
 mkdir -p "$work/clips"
 
 . "$(dirname "$0")/recipe_common.sh"  # wait_all
@@ -41,9 +44,11 @@ clip() {  # CAMERA KYOKU NAME [--size WxH]
 pids=($!)
 (clip low 1 low-1 && clip overhead 3 overhead-3 && clip low 5 low-5) &
 pids+=($!)
-(OMP_NUM_THREADS=1 $py -m tracker.cli stills --count 300 --tileset "$art" --seed 778 --out "$work/S1" \
-    && OMP_NUM_THREADS=1 $py -m tracker.cli stills --count 60 --tileset "$art" --seed 777 --out "$work/S2") \
-    > "$work/stills.log" 2>&1 &
+still_tables() {  # the same game's moments: never an evaluation game's (the bundled log is one)
+    OMP_NUM_THREADS=1 $py -m tracker.cli stills --count "$1" --tileset "$art" --log "$work/venue.mjai.jsonl" \
+        --seed "$2" --out "$work/$3"
+}
+(still_tables 300 778 S1 && still_tables 60 777 S2) > "$work/stills.log" 2>&1 &
 pids+=($!)
 wait_all 2 "${pids[@]}"
 

@@ -27,11 +27,13 @@ def one_class_photos(tmp_path):
     return make
 
 
-def with_trained_statistics(net):
-    """``net`` with non-trivial BatchNorm statistics, as after training; eval mode."""
+def with_trained_statistics(make):
+    """The net ``make()`` builds (seeded: the same weights whatever ran before) with non-trivial
+    BatchNorm statistics, as after training; eval mode."""
     import torch
 
     torch.manual_seed(0)
+    net = make()
     with torch.no_grad():
         for bn in (m for m in net.modules() if isinstance(m, torch.nn.BatchNorm2d)):
             bn.running_mean.uniform_(-0.5, 0.5)
@@ -49,7 +51,7 @@ def trained_like(tmp_path_factory):
     from models.export import export_onnx
     from models.net import TileNet
 
-    net = with_trained_statistics(TileNet())
+    net = with_trained_statistics(TileNet)
     path = tmp_path_factory.mktemp("export") / "tiles.onnx"
     export_onnx(net, path)
     return net, path

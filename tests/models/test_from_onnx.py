@@ -33,7 +33,7 @@ def test_float_export_comes_back_as_the_same_net(trained_like):
 
 
 def test_reader_export_comes_back_as_the_same_net(tmp_path):
-    net = with_trained_statistics(ReaderNet())
+    net = with_trained_statistics(ReaderNet)
     export_reader(net, tmp_path / "reader.onnx")
     x = torch.rand(5, 3, 48, 48, generator=torch.Generator().manual_seed(5))
     np.testing.assert_allclose(
@@ -115,7 +115,36 @@ def test_batch_statistics_keep_eval_and_make_training_mode_agree(trained_like):
     np.testing.assert_allclose(trained_mode, before, atol=1e-3)
 
 
+def test_a_graph_not_slid_or_folded_as_the_net_is_refused(tmp_path):
+    """Same weight shapes, other convolution settings (a dilation of 1 where the net has 2), or
+    BatchNorm layers left unfolded (an export in training mode): refused, not loaded wrong."""
+    import torch.onnx
+
+    from models.net import Exported, TileNet
+
+    other = with_trained_statistics(TileNet)
+    other.trunk[2][0].dilation, other.trunk[2][0].padding = (1, 1), (1, 1)
+    export_onnx(other, tmp_path / "dilated.onnx")
+    with pytest.raises(OnnxWeightsError, match="not an export of the tile net") as err:
+        tilenet_from_onnx(tmp_path / "dilated.onnx")
+    assert "slides otherwise" in str(err.value.__cause__)
+    unfolded = with_trained_statistics(TileNet)
+    torch.onnx.export(
+        Exported(unfolded).train(),
+        torch.zeros(1, 3, 64, 64),
+        str(tmp_path / "unfolded.onnx"),
+        opset_version=17,
+        dynamo=False,
+        training=torch.onnx.TrainingMode.TRAINING,
+        do_constant_folding=False,
+    )
+    with pytest.raises(OnnxWeightsError, match="BatchNorm layers are not folded"):
+        tilenet_from_onnx(tmp_path / "unfolded.onnx")
+
+
 def test_other_files_are_refused_by_name(tmp_path):
+    with pytest.raises(OnnxWeightsError, match="nothing.onnx: no such file"):
+        readernet_from_onnx(tmp_path / "nothing.onnx")
     with pytest.raises(OnnxWeightsError, match="not an export of the tile net"):
         tilenet_from_onnx(MODELS / "reader.onnx")
     with pytest.raises(OnnxWeightsError, match="not an export of the tile reader"):

@@ -14,6 +14,7 @@ VIDEO_RECIPE = RECIPE.with_name("recipe_video.sh")
 FAKE_PYTHON = """#!/bin/sh
 echo "$*" >> "$CALLS"
 case "$*" in *"$FAIL"*) exit 3;; esac
+case "$*" in *" synth "*) shift $(($# - 1)); mkdir -p "$1";; esac  # a clip's folder, as synth makes it
 exit 0
 """
 
@@ -108,6 +109,12 @@ def test_the_venue_recipe_plays_renders_cuts_tunes_and_quantizes_in_order(tmp_pa
     calls = (tmp_path / "calls.txt").read_text().splitlines()
     clips = [c for c in calls if " synth " in c]
     assert len(clips) == 6 and sum("--camera low" in c for c in clips) == 4
+    (cut,) = [c for c in calls if c.startswith("-m datasets.clip_stills")]
+    assert sorted(Path(a).name for a in cut.split() if "/clips/" in a) == sorted(
+        c.split()[-1].split("/")[-1] for c in clips
+    )
+    stills = [c for c in calls if " stills " in c]
+    assert len(stills) == 2 and all("venue.mjai.jsonl" in c for c in stills)  # never an evaluation game
     trains = [c for c in calls if c.startswith("-m models.train")]
     assert all("--init models/" in c for c in trains)  # from the committed files
 
@@ -124,3 +131,23 @@ def test_a_failed_step_of_the_venue_recipe_stops_it(tmp_path, fail):
 def test_the_venue_recipe_wants_a_tileset_directory(tmp_path):
     done, modules = _run(tmp_path, "no step matches this", VENUE_RECIPE, str(tmp_path / "no-art"))
     assert done.returncode == 2 and "no-art" in done.stderr and modules == []
+
+
+def test_the_venue_recipe_runs_from_the_repository_root_only(tmp_path):
+    art = tmp_path / "art"
+    art.mkdir()
+    fake = tmp_path / "python"
+    fake.write_text(FAKE_PYTHON)
+    fake.chmod(0o755)
+    (tmp_path / "calls.txt").touch()
+    env = os.environ | {"PYTHON": str(fake), "CALLS": str(tmp_path / "calls.txt"), "FAIL": "none"}
+    done = subprocess.run(
+        ["bash", str(VENUE_RECIPE), str(tmp_path / "work"), str(art)],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2 and "repository root" in done.stderr
+    assert (tmp_path / "calls.txt").read_text() == ""

@@ -36,6 +36,11 @@ def test_a_run_can_start_from_the_committed_detector(tmp_path, capsys, one_class
     ]
     assert main(args) == 0
     assert f"warm start from {COMMITTED}" in capsys.readouterr().out
+    # the BatchNorms took the warm batches' statistics (without, training mode would undo the start)
+    import torch
+
+    running_var = torch.load(out / "last.pt", weights_only=False)["net"]["stem.0.1.running_var"]
+    assert not torch.allclose(running_var, torch.ones_like(running_var), atol=1e-3)
     x = np.random.default_rng(8).random((1, 3, 128, 128), dtype=np.float32)
     export_onnx(tilenet_from_onnx(COMMITTED), tmp_path / "read_back.onnx")
     want, got = (

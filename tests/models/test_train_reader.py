@@ -133,6 +133,11 @@ def test_a_run_can_start_from_the_committed_reader(tmp_path, capsys, one_class_p
     ]
     assert main(args) == 0
     assert f"warm start from {committed}" in capsys.readouterr().out
+    # the BatchNorms took the warm batches' statistics (without, training mode would undo the start)
+    import torch
+
+    running_var = torch.load(out / "last.pt", weights_only=False)["net"]["features.0.1.running_var"]
+    assert not torch.allclose(running_var, torch.ones_like(running_var), atol=1e-3)
     x = np.random.default_rng(7).random((16, 3, READER_PX, READER_PX), dtype=np.float32)
     want, got = (
         ort.InferenceSession(str(p), providers=["CPUExecutionProvider"]).run(["logits"], {"crops": x})[0]
