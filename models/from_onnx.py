@@ -30,6 +30,9 @@ _HEAD_CONV = "/head/Conv"
 _READER_HEAD = "/head/Gemm"
 
 
+WARM_BATCHES = 16  # training batches whose statistics a warm start's BatchNorms take
+
+
 class OnnxWeightsError(ValueError):
     """The file is not an export of the net asked for (another net, or a damaged file)."""
 
@@ -230,3 +233,13 @@ def match_batch_statistics(net: nn.Module, batches) -> None:
             bn.running_var.copy_((var * gain.double() ** 2).float())
             bn.weight.copy_(torch.sqrt(bn.running_var + bn.eps))
             bn.bias.copy_(bn.running_mean + shift)
+
+
+def warm_start(read, path: Path, draw) -> nn.Module:
+    """The net ``read(path)`` builds from an exported file, its BatchNorms matched to
+    ``WARM_BATCHES`` training inputs ``draw()`` gives, ready to train; says so on stdout. Raises
+    ``OnnxWeightsError`` for a file that is not that net's."""
+    net = read(path)
+    match_batch_statistics(net, (draw() for _ in range(WARM_BATCHES)))
+    print(f"warm start from {path} (batch statistics of {WARM_BATCHES} batches)", flush=True)
+    return net

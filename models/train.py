@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 from pathlib import Path
 
@@ -28,7 +29,7 @@ from torch.nn import functional as F
 from models.augment import ArtBank, paste_crop, real_crop, targets
 from models.data import load_any, split
 from models.export import export_onnx
-from models.from_onnx import match_batch_statistics, tilenet_from_onnx
+from models.from_onnx import OnnxWeightsError, tilenet_from_onnx, warm_start
 from models.net import TileNet, split_heads
 
 
@@ -119,9 +120,6 @@ class TrainingSet:
         return real_crop(image, self.samples[i], size, rng)
 
 
-WARM_BATCHES = 16  # training batches whose statistics an ONNX warm start's BatchNorms take
-
-
 def draw_batch(data: TrainingSet, bank: ArtBank | None, args, rng: np.random.Generator):
     """One training batch: ``args.batch`` crops (a share ``args.paste`` of pasted art), as the net's
     input (B, 3, S, S) float in [0, 1] and its target maps."""
@@ -173,9 +171,11 @@ def main(argv: list[str] | None = None) -> int:
 
     net = TileNet()
     if args.init and args.init.suffix == ".onnx":
-        net = tilenet_from_onnx(args.init)
-        match_batch_statistics(net, (draw_batch(data, bank, args, rng)[0] for _ in range(WARM_BATCHES)))
-        print(f"warm start from {args.init} (batch statistics of {WARM_BATCHES} batches)", flush=True)
+        try:
+            net = warm_start(tilenet_from_onnx, args.init, lambda: draw_batch(data, bank, args, rng)[0])
+        except OnnxWeightsError as err:
+            print(f"train: {err}", file=sys.stderr)
+            return 2
     elif args.init:
         net.load_state_dict(torch.load(args.init, weights_only=False)["net"])
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)

@@ -28,7 +28,7 @@ from torch.nn import functional as F
 
 from models.augment import photometric
 from models.data import load_any, split
-from models.from_onnx import match_batch_statistics, readernet_from_onnx
+from models.from_onnx import OnnxWeightsError, readernet_from_onnx, warm_start
 from models.reader_net import ReaderNet, export_reader
 from models.spec import NUM_CLASSES, READER_MARGIN, READER_PX
 from tracker.tiles import MODEL_CLASSES, RED_FIVES, class_id
@@ -163,9 +163,6 @@ def _reader_views(crops: np.ndarray) -> np.ndarray:
     return crops[:, lo : lo + side, lo : lo + side]
 
 
-WARM_BATCHES = 16  # training batches whose statistics an ONNX warm start's BatchNorms take
-
-
 def draw_batch(bank: Bank, p: np.ndarray, size: int, rng: np.random.Generator):
     """``size`` banked tiles drawn with weights ``p``, as augmented views: the net's input
     (B, 3, S, S), their bank rows, and each view's quarter turn (-1 where unknown)."""
@@ -213,9 +210,11 @@ def main(argv: list[str] | None = None) -> int:
 
     net = ReaderNet()
     if args.init and args.init.suffix == ".onnx":
-        net = readernet_from_onnx(args.init)
-        match_batch_statistics(net, (draw_batch(bank, p, args.batch, rng)[0] for _ in range(WARM_BATCHES)))
-        print(f"warm start from {args.init} (batch statistics of {WARM_BATCHES} batches)", flush=True)
+        try:
+            net = warm_start(readernet_from_onnx, args.init, lambda: draw_batch(bank, p, args.batch, rng)[0])
+        except OnnxWeightsError as err:
+            print(f"train_reader: {err}", file=sys.stderr)
+            return 2
     elif args.init:
         load_weights(net, torch.load(args.init, weights_only=False)["net"])
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)

@@ -55,3 +55,23 @@ def trained_like(tmp_path_factory):
     path = tmp_path_factory.mktemp("export") / "tiles.onnx"
     export_onnx(net, path)
     return net, path
+
+
+@pytest.fixture
+def warm_start_run(tmp_path, capsys):
+    """Runs a training entry point ``main`` for no step from ``init`` on ``data``; checks it said so
+    and that the net's BatchNorm ``bn_key`` took the warm batches' statistics (without, training
+    mode would undo the start). Returns the run's output folder."""
+
+    def run(main, init, data, batch: int, bn_key: str):
+        import torch
+
+        out = tmp_path / "out"
+        args = ["--data", str(data), "--out", str(out), "--minutes", "0", "--batch", str(batch)]
+        assert main([*args, "--init", str(init)]) == 0
+        assert f"warm start from {init}" in capsys.readouterr().out
+        running_var = torch.load(out / "last.pt", weights_only=False)["net"][bn_key]
+        assert not torch.allclose(running_var, torch.ones_like(running_var), atol=1e-3)
+        return out
+
+    return run

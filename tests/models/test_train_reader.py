@@ -107,7 +107,7 @@ def test_banks_split_by_source_and_read_each_set_once(tmp_path, monkeypatch):
     assert len(capped.labels) == 10
 
 
-def test_a_run_can_start_from_the_committed_reader(tmp_path, capsys, one_class_photos):
+def test_a_run_can_start_from_the_committed_reader(tmp_path, one_class_photos, warm_start_run):
     """``--init models/reader.onnx``: the run's net is the committed reader (a run too short for a
     step writes it back unchanged in what it reads)."""
     from pathlib import Path
@@ -118,26 +118,7 @@ def test_a_run_can_start_from_the_committed_reader(tmp_path, capsys, one_class_p
 
     committed = Path(__file__).resolve().parents[2] / "models" / "reader.onnx"
     folder = one_class_photos((60, 80), (0.3, 0.5, 0.2, 0.4))
-    out = tmp_path / "out"
-    args = [
-        "--data",
-        str(folder),
-        "--out",
-        str(out),
-        "--minutes",
-        "0",
-        "--batch",
-        "8",
-        "--init",
-        str(committed),
-    ]
-    assert main(args) == 0
-    assert f"warm start from {committed}" in capsys.readouterr().out
-    # the BatchNorms took the warm batches' statistics (without, training mode would undo the start)
-    import torch
-
-    running_var = torch.load(out / "last.pt", weights_only=False)["net"]["features.0.1.running_var"]
-    assert not torch.allclose(running_var, torch.ones_like(running_var), atol=1e-3)
+    out = warm_start_run(main, committed, folder, 8, "features.0.1.running_var")
     x = np.random.default_rng(7).random((16, 3, READER_PX, READER_PX), dtype=np.float32)
     want, got = (
         ort.InferenceSession(str(p), providers=["CPUExecutionProvider"]).run(["logits"], {"crops": x})[0]
@@ -145,3 +126,16 @@ def test_a_run_can_start_from_the_committed_reader(tmp_path, capsys, one_class_p
     )
     assert (got.argmax(1) == want.argmax(1)).mean() >= 14 / 16
     assert np.abs(got - want).max() < 0.05 * np.abs(want).max()
+
+
+def test_a_bad_init_file_is_one_line(tmp_path, capsys, one_class_photos):
+    from pathlib import Path
+
+    from models.train_reader import main
+
+    folder = one_class_photos((60, 80), (0.3, 0.5, 0.2, 0.4))
+    tiles = Path(__file__).resolve().parents[2] / "models" / "tiles.onnx"  # the detector, not a reader
+    args = ["--data", str(folder), "--out", str(tmp_path / "out"), "--minutes", "0", "--init", str(tiles)]
+    assert main(args) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("train_reader:") and "not an export of the tile reader" in err and "\n" not in err
