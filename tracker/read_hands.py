@@ -353,8 +353,12 @@ class HandReader:
         # an alert: one still read reports it; a draw needs ``draw_agree`` reads (if more than one,
         # the next is asked for at once: a quick player discards within a second of play of
         # drawing, and the count is wanted while the drawn tile stands); a count off the record
-        # ``hand_agree``
-        as_record = count == expected and (not apart or k.drew[e])  # (its draw read already)
+        # ``hand_agree``. A tile apart in a row that holds its turn's tiles (its draw read
+        # already, or a call's: 11, 8, ...) is a gap, not a draw: a caller's row shows where the
+        # called pair left it, and the caller discards within a second of play (the count after
+        # a pon went unsaid until the discard on the evaluation set)
+        holds_turn = k.drew[e] or expected % 3 == 2
+        as_record = count == expected and (not apart or holds_turn)
         need = 1 if as_record else self.cfg.draw_agree if draw else self.cfg.hand_agree
         if k.hand_run[e] < need:
             if draw:
@@ -464,9 +468,13 @@ class HandReader:
         of 13, every row whole, on ``deal_draw_agree`` whole-table reads in a row. Only the dealer
         draws before the first discard, so that hand names the dealer: the kyoku starts there
         (its first discard would name the same seat a turn later, and the hands stay uncounted
-        until then)."""
+        until then). A whole row of 14, the drawn tile set down against it, is the draw too
+        where the record allows that seat the deal (``_may_deal``): on the evaluation set half
+        the dealers' first draws lay so on the one still read before the discard, and every
+        whole 14 of a deal's reads was its dealer's."""
         shapes = {e: (r.count, r.apart, r.holes) for e, r in rows.items()}
-        drawn = [e for e, sh in shapes.items() if sh == (14, True, 0)]
+        set_down = [e for e, sh in shapes.items() if sh == (14, False, 0) and self._may_deal(e)]
+        drawn = [e for e, sh in shapes.items() if sh == (14, True, 0)] + set_down
         plain = [e for e, sh in shapes.items() if sh == (13, False, 0)]
         if len(drawn) != 1 or len(plain) != 3:
             self._deal_draw = None
@@ -496,6 +504,14 @@ class HandReader:
             n = 14 if e == dealer else 13
             k.hand_said[e] = (n, n)
             out.append(lambda seat, e=e, n=n: ev.HandCount(actor=seat(e), count=n))
+
+    def _may_deal(self, e: int) -> bool:
+        """Edge ``e`` may deal this kyoku: its seat kept the deal or is the next to take it; any
+        seat at the video's first (no kyoku seen before it)."""
+        if self.seat0_edge is None or self.last_round is None:
+            return True
+        number = self.last_round[1]  # the last kyoku's dealer is seat number - 1
+        return self._seat(e) in (number - 1, number % 4)
 
     def _read_hands(self, view: TableView, k: Kyoku, out: list) -> None:
         opened = {}

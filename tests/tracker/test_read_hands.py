@@ -9,6 +9,8 @@ import numpy as np
 import tracker.read_hands as read_hands
 from datasets.scene import table_layout as tl
 from tests.tracker.test_tracker_events import (
+    _PLACES,
+    _call_from_left,
     _hand,
     _open_hand,
     _rows,
@@ -20,7 +22,7 @@ from tests.tracker.test_tracker_events import (
 )
 from tracker.tiles import parse
 from tracker.tracker import TrackerConfig
-from tracker.zones import HAND, RIVER, WALL
+from tracker.zones import HAND, MELD, RIVER, WALL
 from vision.hand_rows import NOMINAL_PITCH_MM, HandRows
 
 FIRST = (0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "1m", False)  # the dealer's (edge 0) discard
@@ -479,3 +481,51 @@ def test_an_open_hand_boxed_twice_as_it_is_laid_counts_each_tile_once():
     assert [e.type for e in ends] == ["ryukyoku"]
     assert ends[0].hands[s.tracker._seat(3)] == parse("234m44p12334s789s")
     assert ends[0].hands_unsure[s.tracker._seat(3)] == []  # the unsure boxes were the ones dropped
+
+
+def test_a_callers_row_with_a_gap_is_counted_on_the_read_that_sees_its_call():
+    # t6-confusing_nakis_7 243: a pon's caller read at 11 with a tile apart where the called pair
+    # left its row; as a row "with a draw apart" it waited for three reads, and the caller
+    # discarded first (every count after a pon went unsaid on the evaluation set)
+    s = _call_from_left("C")  # edge 3 discarded C; edge 0 (seat 1) calls it
+    laid = [(0, MELD, u, v, "C", i == 0) for i, (u, v) in enumerate(_PLACES)]
+    caller = {0: _hand(0, 10, drawn=True)}  # 11 standing, one apart
+    for frame in (4, 5):
+        s.read(_rows([], caller) + laid, frame)
+    pon = next(e for e in s.events if e.type == "pon")
+    assert (pon.actor, pon.frame) == (1, 5)
+    assert [(e.frame, e.count) for e in s.events if e.type == "hand_count" and e.actor == 1][-1] == (5, 11)
+
+
+def _deal_set_down(dealer: int) -> list:
+    """A fresh deal whose ``dealer`` edge drew and set its tile down against its row (14 whole)."""
+    rows = [r for r in _table() if r[1] != HAND]
+    return rows + sum((_hand(e, 14 if e == dealer else 13) for e in range(4)), [])
+
+
+def test_a_dealers_draw_set_down_against_its_row_starts_the_kyoku():
+    # t6-rinshan 44: the dealer's 14 lay whole on the one still read before its discard; waiting
+    # for a tile apart left its 14 unsaid until the discard (half the clips' first kyoku)
+    s = _Script()
+    s.read(_table(), 1)
+    s.read(_deal_set_down(1), 10)
+    assert s.events == []  # one read: not yet (a second is asked for at once)
+    s.read(_deal_set_down(1), 11)
+    assert s.tracker.seat0_edge == 1
+    assert [(e.frame, e.count) for e in s.events if e.type == "hand_count" and e.actor == 0][-1] == (11, 14)
+
+
+def test_a_whole_row_of_14_starts_a_later_kyoku_only_at_a_seat_that_may_deal():
+    from tests.tracker.test_tracker_events import _four_discarded
+
+    for dealer, starts in ((1, True), (0, True), (2, False), (3, False)):
+        s = _four_discarded()  # seat 0 (edge 0) dealt East 1; no result seen: a draw
+        for f in (100, 101, 102):
+            s.read(_table(), f)  # a fresh deal
+        assert s.tracker.last_round[1] == 1
+        for f in (110, 111):
+            s.read(_deal_set_down(dealer), f)
+        started = [e for e in s.events if e.type == "start_kyoku" and e.frame > 100]
+        assert bool(started) == starts, dealer
+        if starts:  # the dealer kept (連荘) or the deal passed to seat 1
+            assert started[0].oya == dealer
