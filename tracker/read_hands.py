@@ -353,12 +353,12 @@ class HandReader:
         # an alert: one still read reports it; a draw needs ``draw_agree`` reads (if more than one,
         # the next is asked for at once: a quick player discards within a second of play of
         # drawing, and the count is wanted while the drawn tile stands); a count off the record
-        # ``hand_agree``. A tile apart in a row that holds its turn's tiles (its draw read
-        # already, or a call's: 11, 8, ...) is a gap, not a draw: a caller's row shows where the
-        # called pair left it, and the caller discards within a second of play (the count after
-        # a pon went unsaid until the discard on the evaluation set)
-        holds_turn = k.drew[e] or expected % 3 == 2
-        as_record = count == expected and (not apart or holds_turn)
+        # ``hand_agree``. A tile apart is a draw only at the seat waiting to draw; elsewhere it is
+        # a gap: the drawn tile kept apart through a discard from the row, the place a called
+        # pair left (the count after a discard or a pon went unsaid for three reads, the caller's
+        # until its discard, on the evaluation set)
+        may_draw = expected % 3 == 1 and not k.drew[e] and next_to_draw(k, e)
+        as_record = count == expected and (not apart or not may_draw)
         need = 1 if as_record else self.cfg.draw_agree if draw else self.cfg.hand_agree
         if k.hand_run[e] < need:
             if draw:

@@ -529,3 +529,20 @@ def test_a_whole_row_of_14_starts_a_later_kyoku_only_at_a_seat_that_may_deal():
         assert bool(started) == starts, dealer
         if starts:  # the dealer kept (連荘) or the deal passed to seat 1
             assert started[0].oya == dealer
+
+
+def test_a_row_keeping_its_drawn_tile_apart_through_a_discard_is_counted_with_the_discard():
+    # hanchan-jansou-1 527: a discard from the row, the drawn tile still apart (12 + 1): taken
+    # as "a draw to read", the count waited three reads, past the first stable moment
+    s = _started()
+    s.read(_rows([FIRST], {}), 10)
+    s.read(_rows([FIRST], {1: _hand(1, 13, drawn=True)}), 20)
+    assert _counts(s, 1)[-1] == (20, 14)
+    second = (1, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "9s", False)
+    for frame in (30, 31):
+        s.read(_rows([FIRST, second], {1: _hand(1, 12, drawn=True)}), frame)
+    assert [(e.frame, e.pai) for e in s.events if e.type == "dahai" and e.actor == 1] == [(31, "9s")]
+    assert _counts(s, 1)[-1] == (31, 13)
+    # the seat next to draw with a tile apart and its row a tile short is still read as its draw
+    s.read(_rows([FIRST, second], {1: _hand(1, 12, drawn=True), 2: _hand(2, 12, drawn=True)}), 40)
+    assert [(e.type, e.actor) for e in s.events if e.frame == 40][:2] == [("wall_take", 2), ("tsumo", 2)]
