@@ -14,7 +14,12 @@ from tracker.lift_model import LiftEvidence, LiftModel, lift_features, lift_step
 from tracker.readings import drawn_apart, one_per_place, pick_code, row_holes, standing_row
 from tracker.results import WINNING_COUNT, judge_result, shown_count
 from tracker.zones import HAND, WALL, TableView, assign
-from vision.hand_rows import NOMINAL_PITCH_MM, PITCH_RANGE, HandRows
+from vision.hand_rows import NOMINAL_PITCH_MM, PITCH_RANGE, HandRows, pitch_for
+
+# a row in play calibrates an edge no deal did only from this many tiles (a short row's measure
+# is mostly the bar's overhang), and within this share of the other edges' pitch
+MIN_CALIBRATION_TILES = 7
+IN_PLAY_PITCH_SPREAD = 0.03
 
 
 class RowEvidence(NamedTuple):
@@ -403,9 +408,11 @@ class HandReader:
         )
         rows = self._rows_now
         if calibrate and not k.started and not rows.apart[e] and not rows.clipped[e]:
-            pitch = float(rows.length[e]) / 13
+            pitch = pitch_for(float(rows.length[e]), 13)
             if PITCH_RANGE[0] < pitch < PITCH_RANGE[1] and _with_the_others(rows, e):
                 self._row_pitches[e] = (self._row_pitches[e] + [pitch])[-9:]
+        elif calibrate and k.started and not self._row_pitches[e]:
+            self._calibrate_in_play(k, e)
         measured = int(rows.count(self._row_pitch(e))[e])
         if measured < 1:
             return det
@@ -424,6 +431,22 @@ class HandReader:
         if abs(measured - expected) > 1 + (expected % 3 == 2):  # (in turn: the drawn tile in the fingers)
             return det
         return RowEvidence(measured, bool(rows.apart[e]), 0, 1.0)
+
+    def _calibrate_in_play(self, k: Kyoku, e: int) -> None:
+        """An edge no deal calibrated takes its pitch from its row measured in play at the count
+        the record gives it, where that is within ``IN_PLAY_PITCH_SPREAD`` of the other edges'
+        (a count off the record, 小相公 or 大相公, is a tile's pitch off: 7 % over 13).
+        t6-confusing_nakis_0: the dealer, its kyoku started on the draw's first read, had no
+        still read of 13 before play; the others' pitch counted its row of 11 as 12 with a tile
+        apart, and every later draw of that seat went unread."""
+        rows = self._rows_now
+        expected = self.state.seats[self._seat(e)].hand_count + k.pending_count[e]
+        if expected < MIN_CALIBRATION_TILES or expected % 3 != 1 or rows.apart[e] or rows.clipped[e]:
+            return
+        pitch = pitch_for(float(rows.length[e]), expected)
+        pooled = self._row_pitch(e)
+        if PITCH_RANGE[0] < pitch < PITCH_RANGE[1] and abs(pitch / pooled - 1) < IN_PLAY_PITCH_SPREAD:
+            self._row_pitches[e].append(pitch)
 
     def _row_pitch(self, e: int) -> float:
         """mm a standing tile along edge ``e``'s measured row (calibrated at deals); an edge not

@@ -108,8 +108,9 @@ class HandRows:
 
 
 def pitch_for(length_mm: float, tiles: int) -> float:
-    """The pitch of a row of ``tiles`` measured ``length_mm`` long (calibration from a known row)."""
-    return length_mm / tiles
+    """The pitch (``HandRows.count``'s) of a row of ``tiles`` measured ``length_mm`` long:
+    calibration from a known row (a row of 13: its length over 13)."""
+    return (length_mm - ROW_OVERHANG_MM) / tiles + ROW_OVERHANG_MM / 13
 
 
 class HandRowMeter:

@@ -23,7 +23,7 @@ from tests.tracker.test_tracker_events import (
 from tracker.tiles import parse
 from tracker.tracker import TrackerConfig
 from tracker.zones import HAND, MELD, RIVER, WALL
-from vision.hand_rows import NOMINAL_PITCH_MM, HandRows
+from vision.hand_rows import NOMINAL_PITCH_MM, ROW_OVERHANG_MM, HandRows
 
 FIRST = (0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "1m", False)  # the dealer's (edge 0) discard
 
@@ -227,6 +227,12 @@ def _measured(
         if e in apart:
             dl[e], dr[e] = right[e] + 9, right[e] + 9 + pitch
     return HandRows(left, right, dl, dr, np.zeros(4, bool))
+
+
+def pitch_length(pitch: float, tiles: int) -> float:
+    """mm a row of ``tiles`` measures at ``pitch`` (``HandRows.count``'s model: the overhang and
+    the tiles' steps)."""
+    return ROW_OVERHANG_MM + tiles * (pitch - ROW_OVERHANG_MM / 13)
 
 
 def _sparse(edge: int) -> list:
@@ -546,3 +552,22 @@ def test_a_row_keeping_its_drawn_tile_apart_through_a_discard_is_counted_with_th
     # the seat next to draw with a tile apart and its row a tile short is still read as its draw
     s.read(_rows([FIRST, second], {1: _hand(1, 12, drawn=True), 2: _hand(2, 12, drawn=True)}), 40)
     assert [(e.type, e.actor) for e in s.events if e.frame == 40][:2] == [("wall_take", 2), ("tsumo", 2)]
+
+
+def test_an_edge_no_deal_calibrated_takes_its_pitch_from_its_row_in_play_at_the_records_count():
+    # t6-confusing_nakis_0: the dealer's kyoku started on its draw's first read, before any
+    # still read of its 13; the others' pitch then read its row of 11 as 12 with a tile apart
+    for tiles, calibrated in ((13, True), (14, False), (4, False)):  # 大相公's row; too short a row
+        s = _Script()
+        s.tracker._rows_now = _measured({0: 13, 1: 13, 3: 13}, pitch=27.3)  # edge 2's row not seen
+        s.read(_table(), 1)
+        s.read(_table([FIRST]), 2)
+        s.read(_table([FIRST]), 3)  # edge 0 discards: play starts
+        assert [len(p) for p in s.tracker._row_pitches] == [1, 1, 0, 1]
+        rows = _measured({0: 13, 1: 13, 2: tiles, 3: 13}, pitch=27.6)
+        rows.right[2] = rows.left[2] + pitch_length(27.6, tiles)
+        s.tracker._rows_now = rows
+        if tiles == 4:
+            s.tracker.kyoku.pending_count[2] = -9  # a record of 4 standing (melds not scripted here)
+        s.read(_rows([FIRST], {2: _sparse(2)}), 10)
+        assert [round(p, 6) for p in s.tracker._row_pitches[2]] == ([27.6] if calibrated else []), tiles
