@@ -120,7 +120,7 @@ class HandReader:
         if not k.started or np.isnan(end):
             return
         measured = int(self._rows_now.count(self._row_pitch(e))[e])
-        held = self.state.seats[self._seat(e)].hand_count + k.pending_count[e]
+        held = self._held(k, e)
         plain = held - 1 if held % 3 == 2 else held
         if plain % 3 != 1:
             return
@@ -277,7 +277,7 @@ class HandReader:
         for e, shape in enumerate(k.hand_now):
             if shape is None:
                 continue
-            expected = self.state.seats[self._seat(e)].hand_count + k.pending_count[e]
+            expected = self._held(k, e)
             if shape == (expected, False):
                 k.plain_seen[e] = self._frame
 
@@ -305,7 +305,7 @@ class HandReader:
             )
         if k.plain_seen[n] <= before:
             return None
-        expected = self.state.seats[self._seat(n)].hand_count + k.pending_count[n]
+        expected = self._held(k, n)
         if expected % 3 != 1:
             return None  # not waiting for a draw
         shapes = (k.hand_now[n], k.hand_prev[n])
@@ -326,7 +326,7 @@ class HandReader:
         ``hand_agree`` reads for a draw left the draws unreported: a turn at three seconds of play
         a second has one or two such reads.)"""
         count, apart = row.count, row.apart
-        expected = self.state.seats[self._seat(e)].hand_count + k.pending_count[e]
+        expected = self._held(k, e)
         # one standing tile alone is a stray detection, unless the record has one (four melds)
         if row.holes or count < min(2, expected):
             k.hand_run[e], k.hand_seen[e] = 0, None
@@ -423,11 +423,7 @@ class HandReader:
             return det._replace(confidence=1.0)
         if whole and abs(count - measured) == 1 and det.confidence >= 0.9:
             return det
-        expected = (
-            self.state.seats[self._seat(e)].hand_count + k.pending_count[e]
-            if k.started
-            else 13 + bool(rows.apart[e])
-        )
+        expected = self._held(k, e) if k.started else 13 + bool(rows.apart[e])
         if abs(measured - expected) > 1 + (expected % 3 == 2):  # (in turn: the drawn tile in the fingers)
             return det
         return RowEvidence(measured, bool(rows.apart[e]), 0, 1.0)
@@ -440,7 +436,7 @@ class HandReader:
         still read of 13 before play; the others' pitch counted its row of 11 as 12 with a tile
         apart, and every later draw of that seat went unread."""
         rows = self._rows_now
-        expected = self.state.seats[self._seat(e)].hand_count + k.pending_count[e]
+        expected = self._held(k, e)
         if expected < MIN_CALIBRATION_TILES or expected % 3 != 1 or rows.apart[e] or rows.clipped[e]:
             return
         pitch = pitch_for(float(rows.length[e]), expected)
@@ -527,6 +523,11 @@ class HandReader:
             n = 14 if e == dealer else 13
             k.hand_said[e] = (n, n)
             out.append(lambda seat, e=e, n=n: ev.HandCount(actor=seat(e), count=n))
+
+    def _held(self, k: Kyoku, e: int) -> int:
+        """Standing tiles the record gives edge ``e`` now: the state's count and the change of the
+        events this read has made but not yet applied."""
+        return self.state.seats[self._seat(e)].hand_count + k.pending_count[e]
 
     def _may_deal(self, e: int) -> bool:
         """Edge ``e`` may deal this kyoku: its seat kept the deal or is the next to take it; any
