@@ -524,6 +524,7 @@ class MeldReader:
             lambda seat: kind_cls(actor=seat(e), target=seat(src_edge), pai=pai, consumed=consumed, laid=laid)
         )
         if laid_known:
+            lie_as_laid(placed, side)
             call = Call(e, group, self._frame, kind, list(codes), pick, kind, src_edge, slot, list(side))
             call.said = _says(pai, consumed, kind, codes, side, unsure)  # what the record says
             k.calls.append(call)
@@ -559,6 +560,7 @@ class MeldReader:
         for call in (c for c in k.calls if c.edge == e):
             laid = [m for m in k.melds[e] if m.group == call.group][: len(call.codes)]  # (a kakan adds one)
             call.side = self._layout_read_again(call, laid)
+            lie_as_laid(laid, call.side)
             codes = self._tiles_read_again(call, laid, out)
             if codes is not None:
                 kind = call.kind
@@ -923,6 +925,16 @@ def _laid_as_a_kan(k: Kyoku, e: int, new: TableView, codes: list[str]) -> bool:
     wide = np.where(new.sideways[order], TILE_H, TILE_W)
     gaps = np.diff(new.u[order])
     return bool((np.abs(gaps - (wide[1:] + wide[:-1]) / 2) < KAN_PITCH_MM).all())
+
+
+def lie_as_laid(laid: list[MeldTile], side: list[int]) -> None:
+    """A call's tiles lie sideways as its layout says (``side``), not as the look it was read
+    from boxed them: a kakan's tile is found on the sideways one (t6-suukantsu_0's pon of 1s,
+    its middle tile boxed upright as it was laid and sideways on every read after, took no
+    kakan; the added tile, left new, joined the next ankan's tiles as a call that had no
+    discard to take, and both went unread)."""
+    for i, tile in enumerate(laid):
+        tile.sideways = i in side
 
 
 def _on_a_sideways_tile(known: list[MeldTile], u: np.ndarray, v: np.ndarray, match_mm: float) -> np.ndarray:

@@ -425,6 +425,33 @@ def test_a_call_seen_with_no_tile_turned_takes_the_tile_its_later_reads_see_lyin
     assert (fix.target_type, fix.laid.sideways, fix.reason) == ("pon", [0], "meld reread")
 
 
+def test_a_tile_added_on_a_call_tile_its_later_reads_turned_sideways_is_a_kakan():
+    # t6-suukantsu_0 1993: a pon of 1s whose sideways tile was boxed upright as it was laid took
+    # no kakan on it; the added tile, left new, joined the next ankan's tiles and both went unread
+    s = _call_from_left("C")
+    u = (390.0, 416.0, 442.0)
+    laying = [(x, tl.MELD_V + dv, "C", False, 0.9) for x, dv in zip(u, (3.0, -0.5, 2.0))]
+    _lay_meld(s, laying)
+    lying = [(x, tl.MELD_V + dv, "C", False, 0.9) for x, dv in zip(u, (4.5, 0.0, 0.3))]
+    _lay_meld(s, lying, frames=(6, 7, 8, 9))
+    assert [e.laid.sideways for e in s.events if e.type == "retract"] == [[0]]
+    added = (u[0], tl.MELD_V + 4.5 - 26, "C", True, 0.9)
+    _lay_meld(s, lying + [added], frames=(10, 11))
+    assert [(e.type, e.frame, e.pai) for e in s.events if e.type == "kakan"] == [("kakan", 11, "C")]
+
+
+def test_a_tile_added_on_the_call_tile_its_place_turns_is_a_kakan():
+    # the same pon, its left tile lying deepest as it was laid (the layout from the place alone)
+    s = _call_from_left("C")
+    u = (390.0, 416.0, 442.0)
+    lying = [(x, tl.MELD_V + dv, "C", False, 0.9) for x, dv in zip(u, (5.0, 0.0, 0.3))]
+    _lay_meld(s, lying)
+    assert _last_call(s).laid.sideways == [0]
+    added = (u[0], tl.MELD_V + 5.0 - 26, "C", True, 0.9)
+    _lay_meld(s, lying + [added], frames=(10, 11))
+    assert [(e.type, e.frame, e.pai) for e in s.events if e.type == "kakan"] == [("kakan", 11, "C")]
+
+
 def test_a_call_seen_with_no_tile_turned_takes_the_tile_its_later_reads_angle_sideways():
     # set 3's hanchan-jansou-2 14271: a pon of P laid, read with no tile turned (a false "no tile
     # sideways" meld_orientation); later reads gave its sideways tile a sideways angle, its box
