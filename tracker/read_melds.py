@@ -730,12 +730,9 @@ def unsure_faces(laid: list[MeldTile], codes: list[str], cfg) -> list[int]:
     them), or those runners-up's scores summed under ``meld_near_weight`` of the face's (set 3
     t6-ryukyoku's staged "5m 3m 6m": 3m on 172 of 175 reads, a 7m near it on 100 of them at a
     ninth of its score; the honest calls' misread faces read on 90 % of their reads had the
-    true kind near them at 0.44 of theirs), or when clean: read ``meld_clean_reads`` times with
-    no read and no runner-up near one naming a kind that would make the call a set (whichever
-    of the kinds seen there it is, the call is laid wrong: t6-chankan's staged "5m 3m 3m", its
-    5m read near 9m on every read, 8 reads before the kyoku ended). Not evidence: faces read
-    mostly near another that scores close to them, or not read at all (a pon's unread tile
-    filled with its kind, the called tile named by the river).
+    true kind near them at 0.44 of theirs). Not evidence: faces read mostly near another that
+    scores close to them, or not read at all (a pon's unread tile filled with its kind, the
+    called tile named by the river).
 
     Of a call whose faces make no set, one face off the set (the others would make one without
     it) is what a tile laid wrong looks like; the faces beside it are evidence as well when no
@@ -752,12 +749,6 @@ def unsure_faces(laid: list[MeldTile], codes: list[str], cfg) -> list[int]:
             return True  # (once evidence, for good: later unsure reads do not take an alert back)
         named = count(tile.reads, code)
         if count(tile.sure, code) >= max(1.0, cfg.meld_sure_share * named):
-            tile.proven.add(kind)
-            return True
-        seen = {tiles.deaka(c) for c in tile.reads} | {r for _c, r in tile.near}
-        if sum(tile.reads.values()) >= cfg.meld_clean_reads and not any(
-            _makes_set(codes, i, s) for s in seen
-        ):
             tile.proven.add(kind)
             return True
         if named < cfg.meld_settled_reads or named < cfg.meld_settled_share * sum(tile.reads.values()):

@@ -97,9 +97,6 @@ class TrackerConfig(BaseModel):
     # meld_near_share of those with a runner-up near it that would make the call a set (or those
     # runners-up scoring under meld_near_weight of the face, summed over its reads)
     meld_settled_reads: int = 20
-    # ... or once read this many times with no read and no runner-up near any read naming a kind
-    # that would make the call a set: whichever of the faces seen there it is, the call is laid wrong
-    meld_clean_reads: int = 6
     meld_settled_share: float = 0.9
     meld_near_share: float = 0.1
     meld_near_weight: float = 0.2

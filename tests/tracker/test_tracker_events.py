@@ -637,30 +637,15 @@ def _assert_not_judged(s: _Script) -> None:
     assert s.tracker.checker.held + s.tracker.checker.alerts == []
 
 
-def test_a_face_read_unsurely_but_never_near_the_sets_kind_is_evidence_once_read_clean():
+def test_a_face_read_unsurely_but_never_near_the_sets_kind_is_evidence_once_settled():
     # set 4 t6-confusing_nakis_0: a staged 错碰 "C 3m C" read 3m near 7m or 2m on every read,
-    # never near C: whichever man tile it is, it is no C (meld_clean_reads reads: t6-chankan's
-    # staged "5m 3m 3m" had 8 reads, its 5m near 9m on each, before the kyoku ended)
-    s = _pon_read_over(("3m", 0.6, "7m", 0.3), 4)  # (the read laying it and 4 more)
+    # never near C: whichever man tile it is, it is no C (meld_settled_reads reads)
+    s = _pon_read_over(("3m", 0.6, "7m", 0.3), 10)
     assert _last_call(s).laid.unsure == [1] and not [e for e in s.events if e.type == "retract"]
-    _assert_judged_a_wrong_tile(_pon_read_over(("3m", 0.6, "7m", 0.3), 5), "3m")
+    _assert_judged_a_wrong_tile(_pon_read_over(("3m", 0.6, "7m", 0.3), 25), "3m")
     # a face read near the set's kind, which scores half of it, stays unsure however often (set
     # 4's mleague hanchan: an S of a pon read E near S on 44 reads of 44)
     _assert_not_judged(_pon_read_over(("E", 0.6, "C", 0.3), 25))
-
-
-def test_a_face_once_read_near_the_sets_kind_is_evidence_only_once_settled():
-    # clean takes every read: one read with the set's kind near it leaves the face to
-    # meld_settled_reads (under meld_near_share of them near that kind)
-    s = _call_from_left("C")
-    laid = [(*_PLACES[0], "C", True, 0.9), (*_PLACES[1], "3m", False, 0.6, "7m", 0.3)]
-    laid.append((*_PLACES[2], "C", False, 0.9))
-    once = [*laid[:1], (*_PLACES[1], "3m", False, 0.6, "C", 0.3), *laid[2:]]
-    _lay_meld(s, once)
-    _lay_meld(s, laid, frames=tuple(range(6, 16)))
-    assert _last_call(s).laid.unsure == [1] and not [e for e in s.events if e.type == "retract"]
-    _lay_meld(s, laid, frames=tuple(range(16, 26)))
-    _assert_judged_a_wrong_tile(s, "3m")
 
 
 def test_a_settled_face_whose_near_runner_up_scores_a_small_share_of_it_is_evidence():
