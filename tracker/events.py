@@ -228,7 +228,8 @@ class Retract(_Event):
     is corrected whole: its tile, its own tiles (``consumed``), its type when they make the other
     call (``as_type``: a pon read from one tile that was a chi; None: as first emitted) and how its
     tiles lie (``laid``); ``target_type`` stays the type it was first emitted as, and each
-    correction replaces the one before. ``target_type="retract"`` takes back a discard's
+    correction replaces the one before. An ankan read again is corrected the same way (its
+    ``consumed`` and ``laid``). ``target_type="retract"`` takes back a discard's
     retraction as gone (the tile seen again where it lay): the retraction of a dahai made on that
     read by that seat, and the retraction of its draw made with it. ``fifth_copy``: the kind a
     discard was read as that put a fifth copy of it on the table, corrected to ``pai``

@@ -83,6 +83,19 @@ class MeldTile:
 
 
 @dataclass
+class ClosedKan:
+    """An ankan as emitted, to correct when later reads of its face-up tiles name another kind
+    than it said (``?``: its faces unread as it was laid): its meld ``group``, the read
+    (``frame``) it was emitted at, its ``consumed`` and ``laid`` as the record has them now."""
+
+    edge: int
+    group: int
+    frame: int
+    consumed: list[str]
+    laid: ev.MeldPlacement | None
+
+
+@dataclass
 class Call:
     """A call (chi / pon / daiminkan) as emitted, to correct when later reads of its tiles say
     otherwise: its meld ``group``, the read (``frame``) and ``type`` it was emitted at (a
@@ -143,6 +156,7 @@ class Kyoku:
     rivers: list[list[Slot]] = field(default_factory=lambda: [[] for _ in range(4)])
     melds: list[list[MeldTile]] = field(default_factory=lambda: [[] for _ in range(4)])
     calls: list[Call] = field(default_factory=list)  # calls read with three or more tiles laid
+    ankans: list[ClosedKan] = field(default_factory=list)  # ankans read, to correct their kind
     dora_places: list[DoraPlace] = field(default_factory=list)  # face-up tiles seen in the walls
     started: bool = False  # start_kyoku emitted (needs the dealer: the first discard)
     # per edge, (frame, t, apart) of the first read of the deal that saw its row whole at 13: its

@@ -13,6 +13,7 @@ from tracker import events as ev
 from tracker import tiles
 from tracker.kyoku import (
     Call,
+    ClosedKan,
     Kyoku,
     MeldTile,
     Slot,
@@ -84,6 +85,7 @@ class MeldReader:
                     tile.angle_turns += 1 if obs.sideways[j] else -1
                     tile.depths.append(float(obs.v[j]))
                 self._review_calls(k, e, out)
+                self._review_ankans(k, e, out)
             new = obs.select(fresh)
             certain = seen_before(new.u, new.v, k.cand_meld[e], self.cfg.match_mm)
             k.cand_meld[e] = new.uv
@@ -426,6 +428,7 @@ class MeldReader:
             )
             self._own_draw(k, e, out)
             out.append(lambda seat: ev.Ankan(actor=seat(e), consumed=consumed, laid=laid))
+            k.ankans.append(ClosedKan(e, group, self._frame, list(consumed), laid))
             disarm(k, e)
             k.kans += 1
             out.append(lambda seat: ev.Tsumo(actor=seat(e), pai="?"))
@@ -579,6 +582,41 @@ class MeldReader:
                 for tile, code in zip(laid, codes):
                     tile.code = code  # a kakan names its pon by these
             self._say_again(call, laid, out)
+
+    def _review_ankans(self, k: Kyoku, e: int, out: list) -> None:
+        """Correct the kind of an ankan of edge ``e`` that later reads of its face-up tiles name
+        otherwise: an ankan is read from the one look it is laid on (faces read less surely than
+        ``meld_min_confidence`` stay ``?``: set 7's mleague hanchan 20017, an ankan of N said as
+        four ``?``), its tiles then lie in view for the rest of the kyoku. Its kind changes, as a
+        call's tile does, once that kind's votes over its faces reach ``retract_after`` / 2 and
+        twice those of the kind it said; a ``retract`` then names it with its tiles."""
+        for kan in (x for x in k.ankans if x.edge == e):
+            laid = [m for m in k.melds[e] if m.group == kan.group]
+            votes: Counter = Counter()
+            for tile in laid:
+                votes.update({tiles.deaka(c): v for c, v in tile.votes.items()})
+            said, best = tiles.deaka(kan.consumed[0]), pick_code(votes)
+            if best in (tiles.UNKNOWN, said) or votes[best] < self.cfg.retract_after * 0.5:
+                continue
+            if votes[best] <= 2 * votes[said]:
+                continue
+            # each face as its reads name it where that is the kind (a red five stays red)
+            faces = [pick_code(m.votes) for m in laid]
+            faces = [c if c != tiles.UNKNOWN and tiles.deaka(c) == best else best for c in faces]
+            kan.consumed = (faces + [best] * 4)[:4]
+            if kan.laid is not None and len(kan.laid.tiles) == len(faces):
+                shown = [tiles.UNKNOWN if i in kan.laid.face_down else c for i, c in enumerate(faces)]
+                kan.laid = kan.laid.model_copy(update={"tiles": shown})
+            out.append(
+                lambda seat, x=kan, used=list(kan.consumed), lay=kan.laid: ev.Retract(
+                    target_type="ankan",
+                    target_frame=x.frame,
+                    actor=seat(x.edge),
+                    consumed=used,
+                    laid=lay,
+                    reason="meld reread",
+                )
+            )
 
     def _say_again(self, call: Call, laid: list[MeldTile], out: list, reason: str = "meld reread") -> None:
         """If what the record would say of ``call`` changed, a ``retract`` correcting it whole

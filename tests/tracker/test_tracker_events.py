@@ -1929,6 +1929,38 @@ def test_an_ankan_seen_with_a_red_five_holds_one_red_five():
     assert sorted(kan.consumed) == ["5p", "5p", "5p", "5pr"]
 
 
+def test_an_ankan_whose_faces_were_unread_as_it_was_laid_takes_the_kind_later_reads_name():
+    # set 7's hanchan-jansou-mleague-hanchan 20017: an ankan of N, its two faces read less surely
+    # than a meld's tiles as it was laid, said as four "?" for the rest of the kyoku
+    s = _started()
+    first = (0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "1m", False)
+    s.read(_rows([first], {1: _hand(1, 13, drawn=True)}), 10)
+    laid = ((165, "N"), (191, "back"), (217, "back"), (243, "N"))
+    kan = [(1, MELD, u, tl.MELD_V, c, False) for u, c in laid]
+
+    def read(frame: int, face_confidence: float) -> None:
+        view = _view(_rows([first], {1: _hand(1, 10)}) + kan)
+        faces = (view.zone == MELD) & view.face_up
+        sure = np.where(faces, face_confidence, 1.0).astype(np.float32)
+        factories = s.tracker._observe(replace(view, confidence=sure), frame, frame / 30)
+        s.events += s.tracker._emit(factories, frame, frame / 30).events
+
+    read(20, 0.3)
+    read(21, 0.3)
+    (ankan,) = [e for e in s.events if e.type == "ankan"]
+    assert (ankan.actor, ankan.consumed, ankan.laid.tiles) == (1, ["?"] * 4, ["?"] * 4)
+    for frame in range(22, 30):
+        read(frame, 0.4)
+    fixes = [e for e in s.events if e.type == "retract"]
+    assert [(e.target_type, e.target_frame, e.consumed, e.laid.tiles) for e in fixes] == [
+        ("ankan", 21, ["N"] * 4, ["N", "?", "?", "N"])
+    ]
+    (ankan,) = [e for e in apply_retractions(s.events) if e.type == "ankan"]
+    assert ankan.consumed == ["N"] * 4
+    assert s.tracker.state.seats[1].melds[-1].tiles == ["N"] * 4
+    assert not s.tracker.state_errors
+
+
 def test_a_chi_with_one_tile_misread_as_a_back_stays_a_chi():
     # kuikae-jansou-2-k2: a far camera's 6s read face down beside 8s and 7s: two kinds face up
     # are no ankan's

@@ -116,6 +116,7 @@ class TableState:
         self._late_prior: tuple[int, int] | None = None
         self._expect_replacement: int | None = None
         self._call_melds: list[tuple[Any, Meld]] = []  # each call event and its meld
+        self._ankans: dict[tuple[int, int | None], Meld] = {}  # (seat, frame) -> the ankan's meld
         self._discards: dict[tuple[int, int], RiverSlot] = {}  # (seat, frame) of a seen discard -> its slot
         # (seat, frame) of the last draw -> (its tile, the discard it closed, that one's frame): a
         # camera may take it back (a call took that discard first)
@@ -308,7 +309,9 @@ class TableState:
         self._take_from_hand(e.actor, e.consumed)
         seat.drawn = None
         seat.discarded_last = False
-        seat.melds.append(Meld("ankan", list(e.consumed), face_down=layout.ankan_face_down(self.rules)))
+        meld = Meld("ankan", list(e.consumed), face_down=layout.ankan_face_down(self.rules))
+        seat.melds.append(meld)
+        self._ankans[(e.actor, e.frame)] = meld  # a correction names it by (seat, frame)
         self.kans += 1
         self._expect_replacement = e.actor
         self._close_last_discard()
@@ -333,15 +336,19 @@ class TableState:
         """The camera corrects itself; the record's readers apply it (events.apply_retractions).
         A riichi taken back also unwinds the seat's riichi (and its deposit), so what follows is
         not judged as a hand in riichi. A call read again is laid out anew with its corrected
-        tiles (what follows judges those: a kakan, a kuikae), a discard read again lies in the
-        river as that tile (a call on it takes that tile)."""
+        tiles (what follows judges those: a kakan, a kuikae), an ankan read again holds its
+        corrected tiles, a discard read again lies in the river as that tile (a call on it takes
+        that tile)."""
         if e.actor is None:
             return
         seat = self.seats[e.actor]
         meld = self.call_meld(e.actor, e.target_frame)
         slot = self._discards.get((e.actor, e.target_frame))
+        kan = self._ankans.get((e.actor, e.target_frame))
         if e.target_type in ("chi", "pon", "daiminkan") and e.corrects and meld is not None:
             self._relay(e.actor, meld, e)
+        elif e.target_type == "ankan" and e.consumed is not None and kan is not None:
+            kan.tiles = list(e.consumed)
         elif e.target_type == "dahai" and e.corrects and slot is not None:
             slot.code = e.pai or slot.code
             slot.sideways = e.slot.sideways if e.slot is not None else slot.sideways

@@ -172,6 +172,19 @@ def test_a_call_read_again_is_laid_out_anew():
     assert (meld.type, meld.tiles) == ("pon", ["6p", "6p", "6p"])
 
 
+def test_an_ankan_read_again_holds_its_corrected_tiles():
+    """A camera's ankan with its faces unread, read again as N: the seat's meld is four N; a
+    correction naming another frame leaves it as read."""
+    events = start_unseen() + turn(0, "?", "6p")
+    events += [ev.Tsumo(actor=1, pai="?"), ev.Ankan(actor=1, consumed=["?"] * 4, frame=50)]
+    fix = dict(target_type="ankan", actor=1, consumed=["N"] * 4, frame=80)
+    state = play(events + [ev.Retract(target_frame=49, **fix)], check=False)
+    assert state.seats[1].melds[0].tiles == ["?"] * 4
+    state = play(events + [ev.Retract(target_frame=50, **fix)], check=False)
+    meld = state.seats[1].melds[0]
+    assert (meld.type, meld.tiles) == ("ankan", ["N"] * 4)
+
+
 def test_a_discard_read_again_lies_as_that_tile_and_a_call_on_it_takes_it():
     events = start_unseen() + turn(0, "?", "E")
     events[-1] = events[-1].model_copy(update={"frame": 40})
