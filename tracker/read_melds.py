@@ -583,6 +583,11 @@ class MeldReader:
                     tile.code = code  # a kakan names its pon by these
             self._say_again(call, laid, out)
 
+    def _outvoted(self, votes: Counter, best: str, said: str) -> bool:
+        """Do later reads' ``votes`` for ``best`` overrule the record's ``said``: ``retract_after``
+        / 2 of them, and twice those of ``said`` (as a discard's reading changes)?"""
+        return votes[best] >= self.cfg.retract_after * 0.5 and votes[best] > 2 * votes[said]
+
     def _review_ankans(self, k: Kyoku, e: int, out: list) -> None:
         """Correct the kind of an ankan of edge ``e`` that later reads of its face-up tiles name
         otherwise: an ankan is read from the one look it is laid on (faces read less surely than
@@ -596,9 +601,7 @@ class MeldReader:
             for tile in laid:
                 votes.update({tiles.deaka(c): v for c, v in tile.votes.items()})
             said, best = tiles.deaka(kan.consumed[0]), pick_code(votes)
-            if best in (tiles.UNKNOWN, said) or votes[best] < self.cfg.retract_after * 0.5:
-                continue
-            if votes[best] <= 2 * votes[said]:
+            if best in (tiles.UNKNOWN, said) or not self._outvoted(votes, best, said):
                 continue
             # each face as its reads name it where that is the kind (a red five stays red)
             faces = [pick_code(m.votes) for m in laid]
@@ -681,7 +684,7 @@ class MeldReader:
             said, best = codes[i], pick_code(tile.votes)
             if (i == call.pick and said != tiles.UNKNOWN) or best in (tiles.UNKNOWN, said):
                 continue
-            if tile.votes[best] >= self.cfg.retract_after * 0.5 and tile.votes[best] > 2 * tile.votes[said]:
+            if self._outvoted(tile.votes, best, said):
                 codes[i] = best
         if codes == call.codes:
             return None

@@ -115,8 +115,7 @@ class TableState:
         self._latest: tuple = (None, None)
         self._late_prior: tuple[int, int] | None = None
         self._expect_replacement: int | None = None
-        self._call_melds: list[tuple[Any, Meld]] = []  # each call event and its meld
-        self._ankans: dict[tuple[int, int | None], Meld] = {}  # (seat, frame) -> the ankan's meld
+        self._call_melds: list[tuple[Any, Meld]] = []  # each call (or ankan) event and its meld
         self._discards: dict[tuple[int, int], RiverSlot] = {}  # (seat, frame) of a seen discard -> its slot
         # (seat, frame) of the last draw -> (its tile, the discard it closed, that one's frame): a
         # camera may take it back (a call took that discard first)
@@ -311,7 +310,7 @@ class TableState:
         seat.discarded_last = False
         meld = Meld("ankan", list(e.consumed), face_down=layout.ankan_face_down(self.rules))
         seat.melds.append(meld)
-        self._ankans[(e.actor, e.frame)] = meld  # a correction names it by (seat, frame)
+        self._call_melds.append((e, meld))  # a correction names it by (seat, frame)
         self.kans += 1
         self._expect_replacement = e.actor
         self._close_last_discard()
@@ -344,11 +343,12 @@ class TableState:
         seat = self.seats[e.actor]
         meld = self.call_meld(e.actor, e.target_frame)
         slot = self._discards.get((e.actor, e.target_frame))
-        kan = self._ankans.get((e.actor, e.target_frame))
         if e.target_type in ("chi", "pon", "daiminkan") and e.corrects and meld is not None:
             self._relay(e.actor, meld, e)
-        elif e.target_type == "ankan" and e.consumed is not None and kan is not None:
-            kan.tiles = list(e.consumed)
+        elif (
+            e.target_type == "ankan" and e.consumed is not None and meld is not None and meld.type == "ankan"
+        ):
+            meld.tiles = list(e.consumed)
         elif e.target_type == "dahai" and e.corrects and slot is not None:
             slot.code = e.pai or slot.code
             slot.sideways = e.slot.sideways if e.slot is not None else slot.sideways
@@ -443,7 +443,7 @@ class TableState:
         self.last_discard, self._last_discard_frame = last, last_frame
 
     def call_meld(self, seat: int, frame: int) -> Meld | None:
-        """The meld the call of ``seat`` emitted at ``frame`` made this kyoku, as it lies now."""
+        """The meld the call (or ankan) of ``seat`` emitted at ``frame`` made this kyoku, as it lies now."""
         return next((m for c, m in reversed(self._call_melds) if (c.actor, c.frame) == (seat, frame)), None)
 
     def meld_of(self, call: Any) -> Meld | None:
