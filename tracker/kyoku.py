@@ -231,6 +231,7 @@ class Kyoku:
     # (standing tiles, one set apart) per edge at this read and the one before (None: not trusted)
     hand_now: list = field(default_factory=lambda: [None] * 4)
     hand_prev: list = field(default_factory=lambda: [None] * 4)
+    hand_last: list = field(default_factory=lambda: [None] * 4)  # the last read that saw the hand
     # frame of the first read, of those in a row that saw a standing tile count, showing it now
     shape_since: list[int] = field(default_factory=lambda: [0] * 4)
     plain_seen: list[int] = field(default_factory=lambda: [-1] * 4)  # frame: hand as the record has it

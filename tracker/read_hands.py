@@ -310,7 +310,11 @@ class HandReader:
             return None  # not waiting for a draw
         shapes = (k.hand_now[n], k.hand_prev[n])
         # (a drawn tile is usually set apart, but an early one may be held against the row)
-        if not all(sh is not None and sh[0] == expected + 1 for sh in shapes):
+        held = all(sh is not None and sh[0] == expected + 1 for sh in shapes)
+        # or seen so on its last look, the arm over it since: the drawer's arm still moving as
+        # the discard lands (kuikae-jansou-3-k4 406: 14 seen once, then the edge unseen)
+        last_look = shapes[0] is None and k.hand_last[n] is not None and k.hand_last[n][0] == expected + 1
+        if not (held or last_look):
             return None
         return n if first_seen is None or k.shape_since[n] < first_seen else None
 

@@ -372,6 +372,8 @@ class TableTracker(RiverReader, MeldReader, HandReader, DoraReader):
         for e, (was, now) in enumerate(zip(k.hand_prev, k.hand_now)):
             if now is not None and (was is None or was[0] != now[0]):
                 k.shape_since[e] = frame  # (a read that could not see the hand breaks the run)
+            if now is not None:
+                k.hand_last[e] = now
         self._note_plain_hands(k)
         self._glimpse_melds(view, k)
         # melds before rivers: a caller's own discard, seen on the read that confirms its call,

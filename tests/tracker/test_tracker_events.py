@@ -56,8 +56,8 @@ class _Script:
         self.events: list = []
         self.alerts: list = []
 
-    def read(self, rows: list, frame: int) -> None:
-        factories = self.tracker._observe(_view(rows), frame, frame / 30)
+    def read(self, rows: list, frame: int, trusted: np.ndarray | None = None) -> None:
+        factories = self.tracker._observe(_view(rows), frame, frame / 30, trusted)
         result = self.tracker._emit(factories, frame, frame / 30)
         self.events += result.events
         self.alerts += result.alerts
@@ -1655,6 +1655,29 @@ def test_early_draw_wall_take_comes_before_the_discard_it_beat():
     assert not s5.alerts
     turn = [(e.type, e.actor) for e in s5.events if e.type in ("tsumo", "wall_take", "dahai")][-3:]
     assert turn[0] == ("dahai", 1) and ("tsumo", 2) in turn
+
+
+def test_an_early_take_seen_on_the_last_look_before_the_drawers_arm_covered_its_edge_is_an_early_draw():
+    # kuikae-jansou-3-k4 406: the early drawer's 14 seen on one read before seat 1's discard was,
+    # its arm over the edge on every read after until the discard was sure
+    first = (0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "1m", False)
+    second = (1, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "9s", False)
+    arm_over_2 = np.array([True, True, False, True])
+
+    def alerts(last_look: list, at_discard: dict | None) -> list:
+        s = _started()
+        s.read(_rows([first], {}), 10)  # seat 2's hand as the record has it this turn
+        s.read(_rows([first], {2: last_look}), 15)
+        for f in (20, 21):
+            trusted = arm_over_2 if at_discard is None else None
+            s.read(_rows([first, second], at_discard or {}), f, trusted)
+        return [(a.code, a.seat) for a in s.alerts]
+
+    assert alerts(_hand(2, 14), None) == [("early_draw", 2)]
+    assert alerts(_hand(2, 13, drawn=True), None) == [("early_draw", 2)]
+    assert alerts(_hand(2, 13), None) == []  # its last look as the record has it
+    # a stray 14th seen once, the hand seen again as it should be by the discard: no take
+    assert alerts(_hand(2, 14), {2: _hand(2, 13)}) == []
 
 
 def test_a_hand_holding_one_over_since_before_a_call_is_no_early_draw_at_the_callers_discard():
