@@ -605,6 +605,15 @@ class HandReader:
         # of the seat whose turn it is to draw) makes it tsumo; a gap in another seat's short
         # hand is the detector's, not a draw
         drew = self._holds_draw(k, e)
+        if drew and self._draw_read_as_laid_down(k, e):
+            # its "draw" was the hand being laid down, read on the look after the discard it
+            # wins on (t6-ranked_game 2046: a ron read as tsumo): that draw is taken back
+            drew = k.drew[e] = False
+            out.append(
+                lambda seat, e=e, f=k.drew_at[e]: ev.Retract(
+                    target_type="tsumo", target_frame=f, actor=seat(e), reason="the hand laid down, no draw"
+                )
+            )
         if k.last_kakan is not None and k.last_kakan[0] != e and not drew:
             src, pai, frame = k.last_kakan
             if k.ron_on is None:  # (a second winner on the same kakan: retracted once)
@@ -660,6 +669,17 @@ class HandReader:
             and not self._armed_before_last_discard(k, e)
             and self._frame - k.apart_since[e] > self.cfg.hand_opening_frames
         )
+
+    def _draw_read_as_laid_down(self, k: Kyoku, e: int) -> bool:
+        """Was ``e``'s draw said on the very read that said the discard before it, and its hand
+        laid open at most ``hand_opening_frames`` later? A draw takes an arm to the wall and back
+        after the discard lands; a tile apart that soon is the hand being laid down to win on
+        that discard. (Time alone does not tell: t6-ranked_game's ron showed its "draw" 4 frames
+        before the hand lay open, a tsumo of the same clip 5, 12 frames after its discard.)"""
+        if not k.drew[e] or k.last_discard is None or k.last_discard[0] == e:
+            return False
+        discard = k.rivers[k.last_discard[0]][k.last_discard[1]]
+        return k.drew_at[e] <= discard.frame and self._frame - k.drew_at[e] <= self.cfg.hand_opening_frames
 
     @staticmethod
     def _no_replacement(src: int, frame: int) -> EventFactory:

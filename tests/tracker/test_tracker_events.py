@@ -2238,6 +2238,31 @@ def test_a_tile_apart_first_seen_as_the_hand_is_laid_open_is_no_draw():
     assert [(e.actor, e.target) for e in hora] == [(2, 2)]
 
 
+def test_a_draw_said_on_the_read_that_said_the_discard_then_a_hand_laid_open_is_a_ron():
+    # t6-ranked_game 2046: seat 3's row showed a tile apart on the read that confirmed seat 2's
+    # 9p, and lay open 4 frames later: the hand being laid down on the 9p, said first as a draw.
+    # The win is a ron, and that draw is taken back. A draw said on a later read than the
+    # discard is one (the same clip's tsumo at 3379: its draw 12 frames after its discard)
+
+    def win(draw_at: int) -> tuple[list, list]:
+        s = _started()
+        first = (0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "1m", False)
+        nine = (1, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "9s", False)
+        s.read(_rows([first], {}), 10)
+        s.read(_rows([first, nine], {}), 15)
+        s.read(_rows([first, nine], {2: _hand(2, 13, drawn=True)} if draw_at == 16 else {}), 16)
+        if draw_at != 16:
+            s.read(_rows([first, nine], {2: _hand(2, 13, drawn=True)}), draw_at)
+        assert [e.frame for e in s.events if e.type == "tsumo" and e.actor == 2] == [draw_at]
+        s.read(_rows([first, nine], {2: _open_hand(2, "123m456p789s11z999s")}), draw_at + 4)
+        hora = [(e.actor, e.target, e.pai) for e in s.events if e.type == "hora"]
+        taken_back = [(e.actor, e.target_frame) for e in s.events if e.type == "retract"]
+        return hora, taken_back
+
+    assert win(16) == ([(2, 1, "9s")], [(2, 16)])
+    assert win(20) == ([(2, 2, None)], [])
+
+
 def test_a_stray_box_at_a_rows_end_the_pixels_do_not_see_is_no_draw_either():
     # the pixel measure sees seat 2's row plain (13) on every read, the detections a stray
     # low-confidence box at its end (a tile apart) since before seat 1's 9s: that look must not
