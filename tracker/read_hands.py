@@ -350,8 +350,11 @@ class HandReader:
         # two staged ones were found late so). The row beside a tile apart may be a tile short (a
         # staged 小相公 holding its draw, or a tile the detector missed at the row's left end):
         # still the draw, and the count is then judged against the record after it
+        # (a hand said one short, 小相公, shows its draw as a whole row of the record's count:
+        # kuikae-jansou-1-k4 1959, 12 said, then 13 at its turn, then its tsumo laid open)
+        short_drew = k.hand_said[e] == (expected - 1, expected) and count == expected
         draw = (
-            (apart or (count == expected + 1 and not _said_off_record(k, e)))
+            (apart or (count == expected + 1 and not _said_off_record(k, e)) or short_drew)
             and not k.drew[e]
             and expected % 3 == 1
             and count in (expected, expected + 1)
@@ -367,7 +370,7 @@ class HandReader:
         # pair left (the count after a discard or a pon went unsaid for three reads, the caller's
         # until its discard, on the evaluation set)
         may_draw = expected % 3 == 1 and not k.drew[e] and next_to_draw(k, e)
-        as_record = count == expected and (not apart or not may_draw)
+        as_record = count == expected and (not (apart or short_drew) or not may_draw)
         need = 1 if as_record else self.cfg.draw_agree if draw else self.cfg.hand_agree
         if k.hand_run[e] < need:
             if draw:
@@ -379,7 +382,7 @@ class HandReader:
             expected += 1
             out.append(lambda seat, e=e: ev.WallTake(actor=seat(e)))
             out.append(lambda seat, e=e: ev.Tsumo(actor=seat(e), pai="?"))
-        if count != expected:
+        if count != expected and not (draw and short_drew):  # (that short hand's count, known)
             sure = (
                 abs(count - expected) == 1
                 and row.confidence >= self.cfg.hand_contra_confidence

@@ -2263,6 +2263,28 @@ def test_a_draw_said_on_the_read_that_said_the_discard_then_a_hand_laid_open_is_
     assert win(20) == ([(2, 2, None)], [])
 
 
+def test_a_hand_said_one_short_showing_the_records_count_at_its_turn_has_drawn():
+    # kuikae-jansou-1-k4 1959: seat 2's hand said 12 where 13 are due (小相公) shows a whole row of
+    # 13 after seat 1's discard: its draw. Its hand laid open then is a tsumo, not a ron
+
+    def win(said: tuple | None) -> tuple[list, list]:
+        s = _started()
+        first = (0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "1m", False)
+        nine = (1, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "9s", False)
+        short = {2: _hand(2, 12)} if said else {}
+        s.read(_rows([first], short), 10)
+        s.tracker.kyoku.hand_said[2] = said  # (the checker's confirmation, read long before)
+        s.read(_rows([first, nine], short), 15)
+        s.read(_rows([first, nine], short), 16)
+        s.read(_rows([first, nine], {}), 25)  # seat 2's row: 13 standing
+        counts = [(e.actor, e.count) for e in s.events if e.type == "hand_count" and e.frame == 25]
+        s.read(_rows([first, nine], {2: _open_hand(2, "123m456p789s11z999s")}), 40)
+        return [(e.actor, e.target) for e in s.events if e.type == "hora"], counts
+
+    assert win((12, 13)) == ([(2, 2)], [(2, 13)])  # said: 13 of the 14 due after its draw
+    assert win(None) == ([(2, 1)], [])
+
+
 def test_a_stray_box_at_a_rows_end_the_pixels_do_not_see_is_no_draw_either():
     # the pixel measure sees seat 2's row plain (13) on every read, the detections a stray
     # low-confidence box at its end (a tile apart) since before seat 1's 9s: that look must not
