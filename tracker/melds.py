@@ -177,17 +177,25 @@ def declared_own_tiles(
 ) -> list[str]:
     """A call's own tiles as the record declares them from those laid: a pon sure of its kind,
     that kind (``declared``); a chi, its run completed (``completed_run``); a pon from a seat no
-    chi comes from (not the caller's kamicha) or a daiminkan with none of its own tiles read,
-    the called kind (nothing else it can declare: "7m ? ?" from toimen is a pon of 7m; "? 7m 8m"
-    stays as read, a tile unread beside one misread or laid wrong: ``invalid_meld`` judges only
-    a meld read whole); else as read."""
+    chi comes from (not the caller's kamicha) or a daiminkan with none of its own tiles read, or
+    all read and no two alike, the called kind (nothing else it can declare: "7m ? ?" and
+    "1m 7m 8m" from toimen are pons of 7m; "? 7m 8m" stays as read, a tile unread beside one
+    misread or laid wrong: ``invalid_meld`` judges only a meld read whole, and the layout keeps
+    what was seen); else as read."""
     if kind == "chi":
         return completed_run(pai, consumed)
     if sure_pon:
         return declared(pai, consumed)
     unread = all(c == tiles.UNKNOWN for c in consumed)
-    if pai != tiles.UNKNOWN and unread and (kind == "daiminkan" or not chi_possible):
+    only_a_pon = pai != tiles.UNKNOWN and (kind == "daiminkan" or not chi_possible)
+    if only_a_pon and unread:
         return [tiles.deaka(pai)] * len(consumed)
+    kinds = {tiles.deaka(c) for c in consumed}
+    if only_a_pon and tiles.UNKNOWN not in kinds and len(kinds) == len(consumed):
+        # every own tile read, no two alike: at most one is the called kind, the others misread
+        # or laid wrong (t6-double_kakan_then_chankan, low camera: a pon of 2m from shimocha read
+        # 1m 2m 3m). Two alike of another kind would name the pon themselves: kept as read
+        return declared(pai, consumed)
     return consumed
 
 

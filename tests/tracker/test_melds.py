@@ -108,3 +108,11 @@ def test_a_call_that_can_only_be_a_pon_or_a_kan_declares_its_unread_tiles_the_ca
     # from kamicha "7m ? ?" may be a chi too; a called tile unread names nothing
     assert declared_own_tiles("pon", "7m", ["?", "?"], sure_pon=False, chi_possible=True) == ["?", "?"]
     assert declared_own_tiles("pon", "?", ["?", "3m"], sure_pon=False, chi_possible=False) == ["?", "3m"]
+    # every own tile read and none alike: misread or laid wrong, the record's tiles are the kind
+    # (t6-double_kakan_then_chankan: a pon of 2m from shimocha read 1m 2m 3m); two alike of
+    # another kind, or from kamicha (a chi read as a pon), stay as read
+    assert declared_own_tiles("pon", "2m", ["1m", "3m"], sure_pon=False, chi_possible=False) == ["2m", "2m"]
+    assert declared_own_tiles("pon", "5m", ["5mr", "6m"], sure_pon=False, chi_possible=False) == ["5mr", "5m"]
+    assert declared_own_tiles("daiminkan", "S", ["8m", "W", "S"], sure_pon=False) == ["S", "S", "S"]
+    assert declared_own_tiles("pon", "7m", ["8m", "8m"], sure_pon=False, chi_possible=False) == ["8m", "8m"]
+    assert declared_own_tiles("pon", "2m", ["1m", "3m"], sure_pon=False, chi_possible=True) == ["1m", "3m"]
