@@ -371,7 +371,11 @@ class HandReader:
         # until its discard, on the evaluation set)
         may_draw = expected % 3 == 1 and not k.drew[e] and next_to_draw(k, e)
         as_record = count == expected and (not (apart or short_drew) or not may_draw)
-        need = 1 if as_record else self.cfg.draw_agree if draw else self.cfg.hand_agree
+        # one short again after its discard, as it was said to be before its draw: said at once
+        # (t6-double_ron: the 12 after each discard came 1-2 s late, on the 相公's contra reads)
+        still_short = _said_off_record(k, e) and k.hand_said[e][0] - k.hand_said[e][1] == -1
+        still_short = still_short and count == expected - 1 and not apart
+        need = 1 if as_record or still_short else self.cfg.draw_agree if draw else self.cfg.hand_agree
         if k.hand_run[e] < need:
             if draw:
                 self.gate.confirm(self.cfg.confirm_frames)
@@ -382,7 +386,7 @@ class HandReader:
             expected += 1
             out.append(lambda seat, e=e: ev.WallTake(actor=seat(e)))
             out.append(lambda seat, e=e: ev.Tsumo(actor=seat(e), pai="?"))
-        if count != expected and not (draw and short_drew):  # (that short hand's count, known)
+        if count != expected and not (draw and short_drew) and not still_short:  # (known short)
             sure = (
                 abs(count - expected) == 1
                 and row.confidence >= self.cfg.hand_contra_confidence

@@ -2285,6 +2285,25 @@ def test_a_hand_said_one_short_showing_the_records_count_at_its_turn_has_drawn()
     assert win(None) == ([(2, 1)], [])
 
 
+def test_a_hand_said_one_short_is_said_short_again_on_the_first_read_after_its_discard():
+    # t6-double_ron: the staged 小相公's 12 after each of its discards came 1-2 s late (the
+    # contra reads a count off the record needs), though it was said one short before its draw
+    s = _started()
+    first = (0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "1m", False)
+    nine = (1, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "9s", False)
+    own = (2, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "E", False)
+    short = {2: _hand(2, 12)}
+    s.read(_rows([first], short), 10)
+    s.tracker.kyoku.hand_said[2] = (12, 13)  # (the checker's confirmation, read long before)
+    for f in (15, 16):
+        s.read(_rows([first, nine], short), f)
+    s.read(_rows([first, nine], {}), 25)  # its draw: 13 standing
+    for f in (30, 31, 32):
+        s.read(_rows([first, nine, own], short), f)
+    said = [(e.frame, e.count) for e in s.events if e.type == "hand_count" and e.actor == 2]
+    assert said[1:] == [(25, 13), (31, 12)]  # (after the deal's 13; 31: the read that said its discard)
+
+
 def test_a_stray_box_at_a_rows_end_the_pixels_do_not_see_is_no_draw_either():
     # the pixel measure sees seat 2's row plain (13) on every read, the detections a stray
     # low-confidence box at its end (a tile apart) since before seat 1's 9s: that look must not
