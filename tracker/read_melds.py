@@ -585,8 +585,11 @@ class MeldReader:
 
     def _outvoted(self, votes: Counter, best: str, said: str) -> bool:
         """Do later reads' ``votes`` for ``best`` overrule the record's ``said``: ``retract_after``
-        / 2 of them, and twice those of ``said`` (as a discard's reading changes)?"""
-        return votes[best] >= self.cfg.retract_after * 0.5 and votes[best] > 2 * votes[said]
+        / 2 of them, and twice those of ``said`` and of any other kind (as a discard's reading
+        changes)? (Said unread, a kind barely ahead of another is no reading: set 7's
+        hanchan-jansou-3 15840, a chi's middle tile at 6p 3.3, 4p 2.8, 7p 1.1 made it a pon.)"""
+        rival = max((v for c, v in votes.items() if tiles.deaka(c) != tiles.deaka(best)), default=0.0)
+        return votes[best] >= self.cfg.retract_after * 0.5 and votes[best] > 2 * max(votes[said], rival)
 
     def _review_ankans(self, k: Kyoku, e: int, out: list) -> None:
         """Correct the kind of an ankan of edge ``e`` that later reads of its face-up tiles name

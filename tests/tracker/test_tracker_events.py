@@ -1415,6 +1415,23 @@ def test_a_chi_read_with_an_unread_tile_read_again_as_a_wrong_pon_becomes_the_po
     assert (call.type, call.pai, call.consumed) == ("pon", "7m", ["7m", "7m"])
 
 
+def test_a_chis_unread_tile_read_again_as_two_kinds_about_as_often_keeps_the_chi():
+    # set 7's hanchan-jansou-3 15840: a chi 6-7-8p from the left, its middle tile unsure as it was
+    # laid; later reads named it 6p (3.3), 4p (2.8) and 7p (1.1). One kind barely ahead of another
+    # is no reading of it: the chi stays (6p 6p 8p made it a pon laid wrong)
+
+    def read_again(looks: list[str]):
+        s = _call_from_left("6p")
+        _lay_meld(s, _laid(("6p", True, 0.9), ("9p", False, 0.2), ("8p", False, 0.9)))
+        for frame, middle in enumerate(looks, 20):
+            _lay_meld(s, _laid(("6p", True, 0.9), (middle, False, 0.9), ("8p", False, 0.9)), frames=(frame,))
+        (call,) = [e for e in apply_retractions(s.events) if e.type in ("chi", "pon")]
+        return call.type, call.consumed
+
+    assert read_again(["6p", "4p"] * 4 + ["6p"]) == ("chi", ["7p", "8p"])
+    assert read_again(["6p"] * 7 + ["4p"] * 2) == ("pon", ["6p", "6p"])  # 6p read 3x as often: a pon
+
+
 def test_a_chis_unread_tile_is_declared_when_one_tile_only_completes_the_run():
     # a chi 1-2-3m from the left, its middle read unsurely as a 7m as it was laid: the record
     # declares the 2m (1m 3m make a run with it only); the layout keeps it unread, for the rules
