@@ -411,7 +411,11 @@ class MeldReader:
         face_up = [self._code(int(c)) for c, up in zip(lr.class_ids.tolist(), lr.face_up.tolist()) if up]
         turned_up = [i for i in side if i not in down or not _two_backs_wide(lr.u, i)]
         alike = len({tiles.deaka(c) for c in face_up}) == 1 and tiles.UNKNOWN not in face_up and not turned_up
-        if len(lr) >= 3 and down and (len(down) >= 2 or len(lr) == 4 or alike):
+        # (or one down where this seat's draw was read this turn: a call is made on a discard,
+        # before any draw; hanchan-jansou-1 9151, an ankan of 2p seen as 3 tiles, one back and
+        # a face misread 5p, was taken for a pon of the last discard, a 5p)
+        drew = k.drew[e] and k.after_call != e
+        if len(lr) >= 3 and down and (len(down) >= 2 or len(lr) == 4 or alike or drew):
             # tiles face down are an ankan's, never a call's: three seen, two of them down, or one
             # down between two of a kind, are an ankan with a tile the detector missed or two backs
             # boxed as one (t6-rinshan: read as a pon in riichi, a false illegal call). One down

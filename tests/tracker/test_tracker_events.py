@@ -1931,6 +1931,16 @@ def test_an_ankan_seen_with_a_tile_missed_is_an_ankan_not_a_pon():
     assert not s.tracker.state_errors
 
 
+def test_three_tiles_one_down_laid_after_the_seats_own_draw_are_an_ankan_whatever_the_faces_read():
+    # hanchan-jansou-1 9151: an ankan of 2p seen as three tiles, one back and a face misread 5p,
+    # laid after the seat's draw was read: taken for a pon of the last discard, a 5p. A call is
+    # made on a discard, before a draw: this is a kan of the seat's own tiles
+    s = _kan_laid_after_a_draw("5p", ((165, "back"), (191, "5p"), (217, "2p")))
+    melds = [e for e in s.events if e.type in ("chi", "pon", "daiminkan", "ankan")]
+    assert [(e.type, e.actor) for e in melds] == [("ankan", 1)]
+    assert not s.tracker.state_errors
+
+
 def test_an_ankan_whose_two_backs_are_seen_as_one_is_an_ankan_not_a_pon():
     # hanchan-jansou-mleague-hanchan 5528: the middle two backs boxed as one tile, the ends face
     # up: read as a pon of the last discard (a false meld_orientation and a discard taken away)
