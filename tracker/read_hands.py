@@ -283,9 +283,10 @@ class HandReader:
 
     def _early_draw(self, k: Kyoku, e: int, first_seen: int | None = None) -> int | None:
         """The edge after ``e`` if, as ``e``'s discard is read, that seat already holds a drawn tile
-        set apart (one over its record, on this read and the one before): its arm took from the
-        wall while the discard was still in the air (先摸). A normal draw starts only after the
-        discarder's arm has gone back, well after the discard is read. The hand must also have
+        set apart (one over its record, on this read and the one before, or on the last read that
+        saw its hand, its arm over the edge since): its arm took from the wall while the discard
+        was still in the air (先摸). A normal draw starts only after the discarder's arm has gone
+        back, well after the discard is read. The hand must also have
         been seen as the record has it during this turn (after the discard before): a detector's
         stray tile beside a hand is there before as well. With ``first_seen`` (the read the
         discard was first seen on), the tile must have been held from before that read: first
@@ -352,7 +353,7 @@ class HandReader:
         # still the draw, and the count is then judged against the record after it
         # (a hand said one short, 小相公, shows its draw as a whole row of the record's count:
         # kuikae-jansou-1-k4 1959, 12 said, then 13 at its turn, then its tsumo laid open)
-        short_drew = k.hand_said[e] == (expected - 1, expected) and count == expected
+        short_drew = _said_short(k, e) and k.hand_said[e][1] == expected and count == expected
         draw = (
             (apart or (count == expected + 1 and not _said_off_record(k, e)) or short_drew)
             and not k.drew[e]
@@ -373,8 +374,7 @@ class HandReader:
         as_record = count == expected and (not (apart or short_drew) or not may_draw)
         # one short again after its discard, as it was said to be before its draw: said at once
         # (t6-double_ron: the 12 after each discard came 1-2 s late, on the 相公's contra reads)
-        still_short = _said_off_record(k, e) and k.hand_said[e][0] - k.hand_said[e][1] == -1
-        still_short = still_short and count == expected - 1 and not apart
+        still_short = _said_short(k, e) and count == expected - 1 and not apart
         need = 1 if as_record or still_short else self.cfg.draw_agree if draw else self.cfg.hand_agree
         if k.hand_run[e] < need:
             if draw:
@@ -613,7 +613,7 @@ class HandReader:
         # hand is the detector's, not a draw
         drew = self._holds_draw(k, e)
         if drew and self._draw_read_as_laid_down(k, e):
-            # its "draw" was the hand being laid down, read on the look after the discard it
+            # its "draw" was the hand being laid down, read on the read that said the discard it
             # wins on (t6-ranked_game 2046: a ron read as tsumo): that draw is taken back
             drew = k.drew[e] = False
             out.append(
@@ -740,6 +740,12 @@ def _said_off_record(k: Kyoku, e: int) -> bool:
     confirmed by the checker)?"""
     said = k.hand_said[e]
     return said is not None and said[0] != said[1]
+
+
+def _said_short(k: Kyoku, e: int) -> bool:
+    """Was the last count said of edge ``e``'s hand one short of the record (小相公)?"""
+    said = k.hand_said[e]
+    return said is not None and said[0] == said[1] - 1
 
 
 def _discarded_last(k: Kyoku, e: int) -> bool:
