@@ -5,6 +5,8 @@
 
 ``--classes``: a meta.json with a ``classes`` list, or comma-separated tile codes (YOLO class order).
 ``--held-out`` keeps only the images whose source photo ``models.data.split`` held out of training.
+``--unmatched FILE`` writes one JSON line per detection not counted correct (image, code,
+confidence, box, the best IoU with a true tile and that tile's code): where precision goes.
 Protocol (DESIGN.md): ``--tile-px`` for our detector is each image's median true box width (images
 without tiles get the set's median); a detection is correct with IoU >= 0.5 and the same code; red
 fives compare as plain fives when the labels have no red-five class. Times are median ms per image
@@ -23,7 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from models.data import is_held_out, load_yolo_dirs
-from models.metrics import Counts, count_image
+from models.metrics import Counts, count_image, unmatched_detections
 from tracker.figures import emit_figures
 from tracker.tiles import MODEL_CLASSES, RED_FIVES, deaka
 from vision.reader_options import BUNDLED_READER, ReaderChoice, add_reader_argument, reader_options
@@ -55,7 +57,10 @@ def evaluate_ours(
     threads: int = 2,
     zoom: float = 1.0,
     reader: ReaderChoice = BUNDLED_READER,
+    unmatched: list | None = None,
 ):
+    """Our detector's counts over ``samples``, its times (ms) and per-image summaries; with
+    ``unmatched`` (a list), each detection not counted correct is appended to it as a dict."""
     from vision.detector import DEFAULT_MODEL, TileDetector
 
     detector = TileDetector(model or DEFAULT_MODEL, threads=threads, **reader.detector_kwargs())
@@ -70,10 +75,21 @@ def evaluate_ours(
         start = time.perf_counter()
         found = detector.detect(image, tile_px)
         times.append((time.perf_counter() - start) * 1000)
-        c = count_image(
-            s.boxes, _normalise(codes[s.classes], keep_red), found.boxes, _normalise(found.codes, keep_red)
-        )
+        truth_codes, found_codes = _normalise(codes[s.classes], keep_red), _normalise(found.codes, keep_red)
+        c = count_image(s.boxes, truth_codes, found.boxes, found_codes)
         total.add(c)
+        if unmatched is not None:
+            for d, iou, label in unmatched_detections(s.boxes, truth_codes, found.boxes, found_codes):
+                unmatched.append(
+                    {
+                        "image": s.path.name,
+                        "code": str(found.codes[d]),
+                        "confidence": round(float(found.confidence[d]), 3),
+                        "box": [round(float(v), 1) for v in found.boxes[d]],
+                        "best_iou": iou,
+                        "label_there": label,
+                    }
+                )
         per_image[s.path.name] = c.summary()
     return total, times, per_image
 
@@ -121,6 +137,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--model", type=Path, help="ONNX model (default: models/tiles.onnx)")
     ap.add_argument("--peer", help="python of a virtualenv with mahjong-detector installed")
     ap.add_argument("--json", type=Path, help="write the figures here too")
+    ap.add_argument(
+        "--unmatched", type=Path, metavar="FILE", help="write each detection not counted correct (JSON lines)"
+    )
     add_reader_argument(ap)
     ap.add_argument("--zoom", type=float, default=1.0, help="experiment: pass tile_px / ZOOM to our detector")
     args = ap.parse_args(argv)
@@ -130,6 +149,7 @@ def main(argv: list[str] | None = None) -> int:
     keep_red = any(c in RED_FIVES for c in classes)
     from vision.detector import ModelError
 
+    unmatched: list | None = [] if args.unmatched else None
     try:
         ours, times, _ = evaluate_ours(
             samples,
@@ -137,6 +157,7 @@ def main(argv: list[str] | None = None) -> int:
             keep_red,
             zoom=args.zoom,
             reader=reader_options(args),
+            unmatched=unmatched,
         )
     except ModelError as err:
         print(f"evaluate: {err}", file=sys.stderr)
@@ -149,6 +170,12 @@ def main(argv: list[str] | None = None) -> int:
         peer, peer_times = evaluate_peer(samples, args.peer, keep_red)
         report["peer"] = peer.summary() | {"median_ms": round(float(np.median(peer_times)), 2)}
     emit_figures(report, args.json)
+    if unmatched is not None:
+        try:
+            args.unmatched.write_text("".join(json.dumps(row) + "\n" for row in unmatched))
+        except OSError as err:
+            print(f"evaluate: cannot write {args.unmatched}: {err.strerror or err}", file=sys.stderr)
+            return 2
     return 0
 
 

@@ -73,3 +73,28 @@ def count_image(
     matched = len(greedy_match(iou, np.ones_like(same)))
     correct = len(greedy_match(iou, same))
     return Counts(n, m, matched, correct)
+
+
+def unmatched_detections(
+    truth_boxes: np.ndarray,
+    truth_codes: np.ndarray,
+    boxes: np.ndarray,
+    codes: np.ndarray,
+    threshold: float = 0.5,
+) -> list[tuple[int, float, str | None]]:
+    """The detections ``count_image`` does not count correct (what lowers correct precision), as
+    (detection index, best IoU with any true tile, that tile's code or None): a box off its tile,
+    a tile misread, or something no label names at all."""
+    truth_codes, codes = np.asarray(truth_codes, dtype=object), np.asarray(codes, dtype=object)
+    if not len(codes):
+        return []
+    if not len(truth_codes):
+        return [(d, 0.0, None) for d in range(len(codes))]
+    iou = iou_matrix(np.asarray(truth_boxes, np.float64), np.asarray(boxes, np.float64))
+    right = set(greedy_match(iou, truth_codes[:, None] == codes[None, :], threshold)[:, 1].tolist())
+    best = iou.argmax(axis=0)
+    return [
+        (d, round(float(iou[best[d], d]), 3), str(truth_codes[best[d]]) if iou[best[d], d] > 0 else None)
+        for d in range(len(codes))
+        if d not in right
+    ]

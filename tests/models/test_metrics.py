@@ -1,6 +1,6 @@
 import numpy as np
 
-from models.metrics import count_image, greedy_match, iou_matrix
+from models.metrics import count_image, greedy_match, iou_matrix, unmatched_detections
 
 
 def test_iou_matrix():
@@ -29,3 +29,14 @@ def test_counts_correct_needs_iou_and_code():
 def test_empty_sides():
     c = count_image(np.zeros((0, 4)), [], np.array([[0, 0, 1, 1]], float), ["1m"])
     assert (c.truths, c.detections, c.correct) == (0, 1, 0)
+
+
+def test_unmatched_detections_are_those_not_counted_correct():
+    truth = np.array([[0, 0, 10, 14], [20, 0, 30, 14], [40, 0, 50, 14]], float)
+    found = np.array([[0, 0, 10, 14], [21, 0, 31, 14], [60, 0, 70, 14], [40, 8, 50, 22]], float)
+    rows = unmatched_detections(truth, ["1m", "E", "5p"], found, ["1m", "S", "9s", "5p"])
+    # the S on the E (misread), the 9s on nothing, the 5p off its tile (IoU 60/220)
+    assert [(d, code) for d, _, code in rows] == [(1, "E"), (2, None), (3, "5p")]
+    assert rows[2][1] == round(60 / 220, 3) and rows[1][1] == 0.0
+    assert len(rows) == 4 - count_image(truth, ["1m", "E", "5p"], found, ["1m", "S", "9s", "5p"]).correct
+    assert unmatched_detections(np.zeros((0, 4)), [], found[:1], ["1m"]) == [(0, 0.0, None)]
