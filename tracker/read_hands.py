@@ -612,10 +612,9 @@ class HandReader:
         # of the seat whose turn it is to draw) makes it tsumo; a gap in another seat's short
         # hand is the detector's, not a draw
         drew = self._holds_draw(k, e)
-        if drew and self._draw_read_as_laid_down(k, e):
-            # its "draw" was the hand being laid down, read on the read that said the discard it
-            # wins on (t6-ranked_game 2046: a ron read as tsumo): that draw is taken back
-            drew = k.drew[e] = False
+        if k.drew[e] and not drew:
+            # a draw said, but it was the hand being laid down (``_holds_draw``): taken back
+            k.drew[e] = False
             out.append(
                 lambda seat, e=e, f=k.drew_at[e]: ev.Retract(
                     target_type="tsumo", target_frame=f, actor=seat(e), reason="the hand laid down, no draw"
@@ -669,8 +668,11 @@ class HandReader:
     def _holds_draw(self, k: Kyoku, e: int) -> bool:
         """Does edge ``e`` hold a tile it drew (its draw read, or a tile set apart in its row when
         it is its turn to play: to draw, or to discard after its call)? Asked as its hand lies
-        open: a tile apart first seen just before is the hand being laid down."""
-        return k.drew[e] or (
+        open: a tile apart first seen just before, or a draw said on the read that said the
+        discard before it (``_draw_read_as_laid_down``), is the hand being laid down."""
+        if k.drew[e]:
+            return not self._draw_read_as_laid_down(k, e)
+        return (
             k.armed[e] is not None
             and in_turn(k, e)
             and not self._armed_before_last_discard(k, e)
