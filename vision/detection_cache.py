@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from vision.detections import TileDetections
+from vision.tile_reference import FIRST_SHARPNESS
 
 _FIELDS = ("boxes", "class_ids", "angles", "face_up", "confidence", "runner_up", "runner_up_confidence")
 
@@ -44,6 +45,9 @@ def detector_identity(detector) -> str:
         parts.append("absent_faces=" + ",".join(detector.absent_classes))
     if getattr(detector, "reference", None) is not None:
         parts.append(f"reference={detector.reference.digest()} weight={detector.reference_weight}")
+        sharpness = getattr(detector, "reference_sharpness", FIRST_SHARPNESS)
+        if sharpness != FIRST_SHARPNESS:
+            parts.append(f"sharpness={sharpness:g}")
     return " ".join(parts)
 
 

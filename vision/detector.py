@@ -20,7 +20,7 @@ from vision.detection_cache import file_md5
 from vision.detections import TileDetections
 from vision.reader import TileReader
 from vision.reader_options import DEFAULT_READER, READER_TURNS
-from vision.tile_reference import ReferenceError, TileReference
+from vision.tile_reference import SHARPNESS, ReferenceError, TileReference
 
 DEFAULT_MODEL = Path(__file__).resolve().parents[1] / "models" / "tiles.onnx"
 _FACE_DOWN = np.array([class_id(BACK), class_id(STANDING)])
@@ -53,7 +53,8 @@ class TileDetector:
     tiles under Japanese rules, red fives under MCR); a tile is never read as one, its class is
     the likeliest of the others (probabilities renormalised over them). ``reference_path``: the tile
     set's own tiles (``vision.tile_reference``, made with this reader and its looks); a face-up
-    tile's class then leans on which reference tiles it is most alike, with ``reference_weight``.
+    tile's class then leans on which reference tiles it is most alike, with ``reference_weight``;
+    ``reference_sharpness``: log-probability per unit of cosine likeness.
     """
 
     def __init__(
@@ -67,6 +68,7 @@ class TileDetector:
         absent_classes: tuple[str, ...] = (),
         reference_path: str | Path | None = None,
         reference_weight: float = REFERENCE_WEIGHT,
+        reference_sharpness: float = SHARPNESS,
     ) -> None:
         self.model_path = Path(model_path)
         self.absent_classes = tuple(absent_classes)
@@ -86,6 +88,7 @@ class TileDetector:
         self.reference_path = None if reference_path is None else Path(reference_path)
         self.reference = None if reference_path is None else load_reference(self.reference_path, self.reader)
         self.reference_weight = reference_weight
+        self.reference_sharpness = reference_sharpness
 
     def prepare(self, image: np.ndarray, tile_px: float) -> tuple[np.ndarray, float]:
         return net_input(image, tile_px)
@@ -129,7 +132,7 @@ class TileDetector:
         if self.reference is not None:
             faces = np.flatnonzero(np.isfinite(log_p[0]))
             r = self.reference_weight
-            like = self.reference.log_probs(reading.features, faces)
+            like = self.reference.log_probs(reading.features, faces, self.reference_sharpness)
             log_p[:, faces] = (1 - r) * log_p[:, faces] + r * like[:, faces]
         p = np.exp(log_p - log_p.max(axis=1, keepdims=True))
         p /= p.sum(axis=1, keepdims=True)

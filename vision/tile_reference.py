@@ -27,7 +27,10 @@ import numpy as np
 from tracker.tiles import BACK, MODEL_CLASSES, STANDING
 
 FORMAT = 1
-SHARPNESS = 40.0  # log-probability per unit of cosine: how sharply likeness picks a class
+# log-probability per unit of cosine: how sharply likeness picks a class. 40 until 2026-12-03; 100
+# read blurred low-camera tiles better and sharp ones as well (models/README.md, "Likeness sharpness")
+SHARPNESS = 100.0
+FIRST_SHARPNESS = 40.0  # (caches and analyses made with it carry no sharpness in their names)
 _FACE_DOWN = frozenset((BACK, STANDING))
 
 
@@ -96,11 +99,13 @@ class TileReference:
             out[:, ids] = np.maximum.reduceat(cos[:, order], starts, axis=1)
         return out
 
-    def log_probs(self, features: np.ndarray, face_ids: np.ndarray) -> np.ndarray:
-        """(N, C) class log-probabilities from likeness, normalised over the classes ``face_ids``
-        (the face classes in play); -inf elsewhere."""
+    def log_probs(
+        self, features: np.ndarray, face_ids: np.ndarray, sharpness: float = SHARPNESS
+    ) -> np.ndarray:
+        """(N, C) class log-probabilities from likeness (``sharpness`` per unit of cosine),
+        normalised over the classes ``face_ids`` (the face classes in play); -inf elsewhere."""
         z = np.full((len(features), len(MODEL_CLASSES)), -np.inf, np.float32)
-        z[:, face_ids] = SHARPNESS * self.likeness(features)[:, face_ids]
+        z[:, face_ids] = np.float32(sharpness) * self.likeness(features)[:, face_ids]
         top = z.max(axis=1, keepdims=True)
         return z - (top + np.log(np.exp(z - top).sum(axis=1, keepdims=True)))
 

@@ -193,9 +193,11 @@ def test_the_analysis_key_names_the_reader_used(tmp_path):
     assert es.analysis_key(model, True, es.ReaderChoice(reader)) == "oracle"
     ref = tmp_path / "set.npz"
     ref.write_bytes(b"reference")
-    # a tile set's reference reads other classes: another key
+    # a tile set's reference reads other classes: another key; so does another likeness sharpness
+    # than the first (40), whose detections were cached under the plain reference key
     assert (
-        es.analysis_key(model, False, es.ReaderChoice(reader, 1, ref)) == key + f"-ref-{es.file_md5(ref)[:8]}"
+        es.analysis_key(model, False, es.ReaderChoice(reader, 1, ref))
+        == key + f"-ref-{es.file_md5(ref)[:8]}-sharp100"
     )
 
 
