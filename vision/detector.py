@@ -20,7 +20,7 @@ from vision.detection_cache import file_md5
 from vision.detections import TileDetections
 from vision.reader import TileReader
 from vision.reader_options import DEFAULT_READER, READER_TURNS
-from vision.tile_reference import SHARPNESS, ReferenceError, TileReference
+from vision.tile_reference import SHARPNESS, ReferenceError, TileReference, lean_on_likeness
 
 DEFAULT_MODEL = Path(__file__).resolve().parents[1] / "models" / "tiles.onnx"
 _FACE_DOWN = np.array([class_id(BACK), class_id(STANDING)])
@@ -95,6 +95,11 @@ class TileDetector:
 
     def detect(self, image: np.ndarray, tile_px: float) -> TileDetections:
         """Tiles in an (H, W, 3) uint8 BGR image whose tiles are about ``tile_px`` px wide."""
+        found, probs = self.net_detections(image, tile_px)
+        return self._reread(image, found, probs) if self.reader is not None else found
+
+    def net_detections(self, image: np.ndarray, tile_px: float) -> tuple[TileDetections, np.ndarray]:
+        """The net's own detections (boxes in ``image``'s px) and their class probabilities (N, C)."""
         x, scale = self.prepare(image, tile_px)
         peaks, cls, size, offset, orient = self.session.run(None, {self.input_name: x})
         found, probs = decode(
@@ -109,31 +114,37 @@ class TileDetector:
         )
         h, w = image.shape[:2]
         boxes = np.clip(found.boxes / np.float32(scale), 0, [w, h, w, h]).astype(np.float32)
-        found = dataclasses.replace(found, boxes=boxes)
-        return self._reread(image, found, probs) if self.reader is not None else found
+        return dataclasses.replace(found, boxes=boxes), probs
 
-    def _reread(self, image: np.ndarray, found: TileDetections, net_probs: np.ndarray) -> TileDetections:
-        """Face-up tiles get the class both looks agree on best: the weighted geometric mean of the
-        net's and the reader's class probabilities over the face classes (``net_probs`` (N, C))."""
-        up = np.flatnonzero(found.face_up)
-        if not len(up):
-            return found
+    def face_readings(
+        self, image: np.ndarray, boxes: np.ndarray, net_probs: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray | None]:
+        """Of face-up tiles at ``boxes`` with the net's class probabilities ``net_probs`` (N, C):
+        the weighted geometric mean of the net's and the reader's as log-probabilities (-inf on
+        the face-down and absent classes), and the reference's likenesses (N, C) or None."""
         # the reader's quarter turn is not used: on unseen art it was right less often than the
         # net's (face-up orientation 0.914 vs 0.969 on the default-art clips, models/README.md)
         if self.reference is None:
-            _, reader_probs, _ = self.reader.read(image, found.boxes[up])
+            _, reader_probs, _ = self.reader.read(image, boxes)
+            likeness = None
         else:
-            reading = self.reader.read_full(image, found.boxes[up])
-            reader_probs = reading.probs
+            reading = self.reader.read_full(image, boxes)
+            reader_probs, likeness = reading.probs, self.reference.likeness(reading.features)
         w = self.reader_weight
-        log_p = (1 - w) * np.log(net_probs[up] + 1e-6) + w * np.log(reader_probs + 1e-6)
+        log_p = (1 - w) * np.log(net_probs + 1e-6) + w * np.log(reader_probs + 1e-6)
         log_p[:, _FACE_DOWN] = -np.inf  # the net found a face here; which face is the question
         log_p[:, self._absent] = -np.inf
-        if self.reference is not None:
-            faces = np.flatnonzero(np.isfinite(log_p[0]))
-            r = self.reference_weight
-            like = self.reference.log_probs(reading.features, faces, self.reference_sharpness)
-            log_p[:, faces] = (1 - r) * log_p[:, faces] + r * like[:, faces]
+        return log_p, likeness
+
+    def _reread(self, image: np.ndarray, found: TileDetections, net_probs: np.ndarray) -> TileDetections:
+        """Face-up tiles get the class both looks agree on best (``face_readings``), leaning on the
+        tile set's reference when there is one."""
+        up = np.flatnonzero(found.face_up)
+        if not len(up):
+            return found
+        log_p, likeness = self.face_readings(image, found.boxes[up], net_probs[up])
+        if likeness is not None:
+            log_p = lean_on_likeness(log_p, likeness, self.reference_weight, self.reference_sharpness)
         p = np.exp(log_p - log_p.max(axis=1, keepdims=True))
         p /= p.sum(axis=1, keepdims=True)
         ids, second = _two_best(p)

@@ -104,10 +104,7 @@ class TileReference:
     ) -> np.ndarray:
         """(N, C) class log-probabilities from likeness (``sharpness`` per unit of cosine),
         normalised over the classes ``face_ids`` (the face classes in play); -inf elsewhere."""
-        z = np.full((len(features), len(MODEL_CLASSES)), -np.inf, np.float32)
-        z[:, face_ids] = np.float32(sharpness) * self.likeness(features)[:, face_ids]
-        top = z.max(axis=1, keepdims=True)
-        return z - (top + np.log(np.exp(z - top).sum(axis=1, keepdims=True)))
+        return likeness_log_probs(self.likeness(features), face_ids, sharpness)
 
     def save(self, path: str | Path) -> None:
         # (through an open file: given a path, numpy appends .npz to a name without it)
@@ -158,3 +155,25 @@ def choose(class_ids: np.ndarray, per_class: int, rng: np.random.Generator) -> n
         rows = np.flatnonzero(class_ids == c)
         keep.append(rows if len(rows) <= per_class else rng.choice(rows, per_class, replace=False))
     return np.sort(np.concatenate(keep)) if keep else np.zeros(0, np.int64)
+
+
+def likeness_log_probs(
+    likeness: np.ndarray, face_ids: np.ndarray, sharpness: float = SHARPNESS
+) -> np.ndarray:
+    """``TileReference.log_probs`` of likenesses already measured (``TileReference.likeness``)."""
+    z = np.full(likeness.shape, -np.inf, np.float32)
+    z[:, face_ids] = np.float32(sharpness) * likeness[:, face_ids]
+    top = z.max(axis=1, keepdims=True)
+    return z - (top + np.log(np.exp(z - top).sum(axis=1, keepdims=True)))
+
+
+def lean_on_likeness(log_p: np.ndarray, likeness: np.ndarray, weight: float, sharpness: float) -> np.ndarray:
+    """Class log-probabilities (N, C) of the net and reader, ``-inf`` where no face can be,
+    leaning on the reference's likenesses (N, C) with ``weight`` (a weighted geometric mean)."""
+    out = log_p.copy()
+    if not len(out):
+        return out
+    faces = np.flatnonzero(np.isfinite(out[0]))
+    like = likeness_log_probs(likeness, faces, sharpness)
+    out[:, faces] = (1 - weight) * out[:, faces] + weight * like[:, faces]
+    return out

@@ -1,0 +1,154 @@
+"""How strongly a tile set's reference should steer the reading: a grid over its weight and sharpness.
+
+    python -m models.tune_reference CLIP... --tiles-ref REF [--frames 40] [--weights 0.75,1]
+        [--sharpness 40,100] [--model M] [--reader R] [--json OUT]
+
+Each CLIP is ``mjmon synth`` output drawn with the reference's art (clips of a game no evaluation
+set plays, so the choice is not made on the figures it is judged by). On ``--frames`` keyframes of
+each, every true face-up tile the detector finds face up (IoU >= 0.5) is read once, and its two
+readings are kept: the net and reader's class log-probabilities and its likeness to the reference
+(``TileDetector.face_readings``). Each weight and sharpness then combines them as the detector
+would (``vision.tile_reference.lean_on_likeness``), and the share of tiles whose kind (red fives
+as fives) comes out right is printed per clip and over all clips; the detector's current setting
+is marked. A setting that reads every clip at least as well is the one to choose.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from datasets.clip_stills import synth_keyframes
+from models.metrics import greedy_match, iou_matrix
+from tracker.tiles import BACK, MODEL_CLASSES, STANDING, class_id, deaka
+from vision.reader_options import add_reader_argument, reader_options
+
+_KIND = np.array(
+    [class_id(deaka(c)) if c not in (BACK, STANDING) else i for i, c in enumerate(MODEL_CLASSES)]
+)
+
+
+@dataclass
+class Readings:
+    """Matched face-up tiles of one clip: true class ids (N,), the net and reader's class
+    log-probabilities (N, C) and the reference likenesses (N, C)."""
+
+    truth: np.ndarray
+    log_p: np.ndarray
+    likeness: np.ndarray
+
+    def kinds_right(self, weight: float, sharpness: float) -> float:
+        from vision.tile_reference import lean_on_likeness
+
+        if not len(self.truth):
+            return float("nan")
+        read = lean_on_likeness(self.log_p, self.likeness, weight, sharpness).argmax(axis=1)
+        return float((_KIND[read] == _KIND[self.truth]).mean())
+
+
+def clip_readings(detector, clip: Path, frames: int) -> Readings:
+    """The matched face-up tiles of ``frames`` keyframes of ``clip`` and their readings."""
+    truth, log_ps, likes = [], [], []
+    for image, tiles in synth_keyframes(clip, picks=frames):
+        up = [t for t in tiles if t["face_up"] and t["code"] not in (BACK, STANDING)]
+        if not up:
+            continue
+        boxes = np.asarray([t["box"] for t in up], np.float32).reshape(-1, 4)
+        tile_px = float(np.median(boxes[:, 2] - boxes[:, 0]))
+        found, probs = detector.net_detections(image, tile_px)
+        face = np.flatnonzero(found.face_up)
+        if not len(face):
+            continue
+        codes = np.array([class_id(t["code"]) for t in up])
+        pairs = greedy_match(iou_matrix(boxes, found.boxes[face]), np.ones((len(up), len(face)), bool))
+        if not len(pairs):
+            continue
+        picked = face[pairs[:, 1]]
+        log_p, likeness = detector.face_readings(image, found.boxes[picked], probs[picked])
+        truth.append(codes[pairs[:, 0]])
+        log_ps.append(log_p)
+        likes.append(likeness)
+    width = len(MODEL_CLASSES)
+    if not truth:
+        return Readings(np.zeros(0, np.int64), np.zeros((0, width)), np.zeros((0, width)))
+    return Readings(np.concatenate(truth), np.concatenate(log_ps), np.concatenate(likes))
+
+
+def _numbers(text: str) -> list[float]:
+    try:
+        return [float(v) for v in text.split(",") if v.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a comma-separated list of numbers: {text!r}") from None
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m models.tune_reference", description=__doc__.split("\n\n")[0])
+    ap.add_argument("clips", nargs="+", type=Path, help="mjmon synth output directories")
+    ap.add_argument("--frames", type=int, default=40, help="keyframes per clip (default 40)")
+    ap.add_argument("--weights", type=_numbers, default=[0.5, 0.75, 0.9, 1.0])
+    ap.add_argument("--sharpness", type=_numbers, default=[20, 40, 60, 80, 100, 120])
+    ap.add_argument("--model", type=Path)
+    ap.add_argument("--json", type=Path, help="also write the grid here")
+    add_reader_argument(ap)
+    args = ap.parse_args(argv)
+    reader = reader_options(args)
+    if reader.reference is None or reader.path is None:
+        print("tune_reference: needs --tiles-ref FILE and a reader", file=sys.stderr)
+        return 2
+    for clip in args.clips:
+        if not (clip / "truth.json").is_file() or not (clip / "video.mp4").is_file():
+            print(
+                f"tune_reference: {clip}: no video.mp4 and truth.json (mjmon synth output)", file=sys.stderr
+            )
+            return 2
+
+    from vision.detector import DEFAULT_MODEL, ModelError, TileDetector
+
+    absent = tuple(c for c in MODEL_CLASSES if c.startswith(("flower", "season")))  # riichi art
+    try:
+        detector = TileDetector(
+            args.model or DEFAULT_MODEL, absent_classes=absent, **reader.detector_kwargs()
+        )
+    except ModelError as err:
+        print(f"tune_reference: {err}", file=sys.stderr)
+        return 2
+    readings = {}
+    for clip in args.clips:
+        readings[clip.name] = clip_readings(detector, clip, args.frames)
+        print(f"{clip.name}: {len(readings[clip.name].truth)} face-up tiles matched", file=sys.stderr)
+    pooled = Readings(
+        np.concatenate([r.truth for r in readings.values()]),
+        np.concatenate([r.log_p for r in readings.values()]),
+        np.concatenate([r.likeness for r in readings.values()]),
+    )
+    current = (detector.reference_weight, detector.reference_sharpness)
+    grid = []
+    for w in args.weights:
+        for s in args.sharpness:
+            row = {"weight": w, "sharpness": s, "current": (w, s) == current}
+            row["clips"] = {name: round(r.kinds_right(w, s), 4) for name, r in readings.items()}
+            row["all"] = round(pooled.kinds_right(w, s), 4)
+            grid.append(row)
+    names = list(readings)
+    print("weight sharpness  all     " + "  ".join(f"{n[:14]:>14}" for n in names))
+    for row in grid:
+        mark = " *" if row["current"] else ""
+        cells = "  ".join(f"{row['clips'][n]:>14.4f}" for n in names)
+        print(f"{row['weight']:>6g} {row['sharpness']:>9g}  {row['all']:.4f}  {cells}{mark}")
+    counts = {name: len(r.truth) for name, r in readings.items()}
+    if args.json:
+        try:
+            args.json.write_text(json.dumps({"tiles": counts, "grid": grid}, indent=1) + "\n")
+        except OSError as err:
+            print(f"tune_reference: cannot write {args.json}: {err.strerror or err}", file=sys.stderr)
+            return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
