@@ -149,3 +149,41 @@ def test_a_tile_sets_art_is_enrolled_on_rendered_tables(tmp_path):
     _one_line_error(run_cli("enroll", "--out", str(ref)), "--tileset")
     _one_line_error(run_cli("enroll", "--tileset", str(tmp_path / "no-art"), "--out", str(ref)), "no-art")
     _one_line_error(run_cli("enroll", "--tileset", str(art), "--stills", "0", "--out", str(ref)), "--stills")
+
+
+def test_seen_small_shrinks_blurs_and_keeps_the_size():
+    """A low camera's look at a still: the same size (the boxes stay on their tiles), detail gone."""
+    from vision.enroll_command import seen_small
+
+    rng = np.random.default_rng(0)
+    image = (rng.random((200, 300, 3)) * 255).astype(np.uint8)
+    boxes = np.array([[10, 10, 50, 62], [60, 10, 100, 62]], np.float32)  # 40 px wide tiles
+    small = seen_small(image, boxes, 17.0, np.random.default_rng(1))
+    assert small.shape == image.shape and small.dtype == np.uint8
+    detail = lambda im: cv2.Laplacian(cv2.cvtColor(im, cv2.COLOR_BGR2GRAY), cv2.CV_64F).var()  # noqa: E731
+    assert detail(small) < 0.1 * detail(image)
+    # tiles already smaller than asked are not enlarged: only blurred and compressed
+    tiny = np.array([[10, 10, 16, 18]], np.float32)
+    assert detail(seen_small(image, tiny, 17.0, np.random.default_rng(1))) > detail(small)
+
+
+@needs_models
+def test_each_image_is_enrolled_sharp_and_as_a_low_camera_sees_it(tmp_path):
+    stills = tmp_path / "stills"
+    assert run_cli("stills", "--count", "2", "--out", str(stills), "--seed", "5").returncode == 0
+    refs = {}
+    for px in ("0", "17"):
+        out = tmp_path / f"ref{px}.npz"
+        done = run_cli("enroll", str(stills), "--out", str(out), "--per-class", "1000", "--low-res-px", px)
+        assert done.returncode == 0, done.stderr
+        refs[px] = TileReference.load(out)
+    sharp, both = refs["0"], refs["17"]
+    assert len(both.class_ids) == 2 * len(sharp.class_ids)
+    assert np.bincount(both.class_ids).tolist() == (2 * np.bincount(sharp.class_ids)).tolist()
+    # the sharp looks are all there, and the others are new looks of the same tiles
+    alike = both.features @ sharp.features.T
+    assert (alike.max(axis=0) > 0.9999).all()
+    assert (alike.max(axis=1) < 0.9999).sum() == len(sharp.class_ids)
+    _one_line_error(
+        run_cli("enroll", str(stills), "--out", str(tmp_path / "r.npz"), "--low-res-px", "-1"), "low-res-px"
+    )
