@@ -64,10 +64,21 @@ def judge_result(
             if n >= WINNING_COUNT:
                 return Result("hora", (edge,))
         return Result("ryukyoku")
-    if discards <= FIRST_GO_AROUND and len(opened) == 1:
+    if discards <= FIRST_GO_AROUND and len(opened) == 1 and not any(melds):
         (codes,) = opened.values()
-        if nine_kinds(codes) and not any(melds):
+        # fourteen tiles shown before any call are a first-draw win or the abortive draw, and a
+        # win's tiles make a winning hand: read as none, the nine kinds are misread (t6-kyushukyuhai:
+        # 1m and W read N), so the far likelier draw (a tenhou is one hand in ~330,000)
+        if nine_kinds(codes) or _fourteen_read_as_no_win(codes):
             return Result("ryukyoku", reason="九種九牌")
     if len(opened) >= 3:  # four riichi hands shown, or three rons on one discard
         return Result("ryukyoku", reason="四家立直" if len(opened) == 4 else "三家和了")
     return Result("hora", tuple(sorted(opened)))  # one winner, or two on one discard
+
+
+def _fourteen_read_as_no_win(codes: list[str]) -> bool:
+    """Fourteen tiles, every one read, that make no winning hand."""
+    from rules_check.hands import is_complete  # (the mahjong package's shapes)
+
+    read = [c for c in codes if c != tiles.UNKNOWN]
+    return len(codes) == WINNING_COUNT and len(read) == len(codes) and not is_complete(read)

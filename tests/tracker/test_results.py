@@ -53,3 +53,23 @@ def test_nine_kinds_of_terminals_shown_at_the_first_draw_is_kyuushu_kyuuhai():
     assert (first.kind, first.reason) == ("ryukyoku", "九種九牌")
     # later in the kyoku the same tiles laid open are a win (kokushi)
     assert judge_result({0: hand}, [0] * 4, **MID).kind == "hora"
+
+
+def test_fourteen_tiles_shown_in_the_first_go_around_that_are_no_win_are_kyuushu_kyuuhai():
+    """t6-kyushukyuhai (set 7, low camera): the hand shown at the first draw read with 1m and W
+    as N, eight kinds of terminals and honours: judged a win on a hand that is none. Fourteen
+    tiles shown before any call can only be a first-draw win or the abortive draw; a win's
+    tiles make a winning hand."""
+    misread = parse("5m33p89p79s124z4567z")  # N twice: eight kinds
+    assert not nine_kinds(misread) and len(misread) == 14
+    first = judge_result({1: misread}, [0] * 4, live_wall=68, wall_backs=30, discards=1)
+    assert (first.kind, first.reason) == ("ryukyoku", "九種九牌")
+    # a first-draw win (chiihou) stays one, and so does a ron on the first discards (13 shown)
+    assert judge_result({1: WINNING}, [0] * 4, live_wall=68, wall_backs=30, discards=1).winners == (1,)
+    ron = parse("19m19p5s1234z3356p")  # eight kinds, 13 tiles: a ron on a discard, not the draw
+    assert judge_result({2: ron}, [0] * 4, live_wall=66, wall_backs=30, discards=2).winners == (2,)
+    # after a call the go-around is broken: no abortive draw
+    assert judge_result({1: misread}, [0, 0, 1, 0], live_wall=68, wall_backs=30, discards=1).kind == "hora"
+    # a hand with a tile not read cannot be judged no win: as before, by its kinds
+    unread = misread[:-1] + ["?"]
+    assert judge_result({1: unread}, [0] * 4, live_wall=68, wall_backs=30, discards=1).kind == "hora"
