@@ -45,7 +45,7 @@ from tracker.figures import environment_text, measured_on
 from tracker.lift_model import DEFAULT_LIFT_MODEL, add_lift_argument, lift_model_path
 from vision.detection_cache import file_md5
 from vision.reader_options import BUNDLED_READER, ReaderChoice, add_reader_argument, reader_options
-from vision.tile_reference import FIRST_SHARPNESS, SHARPNESS
+from vision.tile_reference import FIRST_SHARPNESS, SHARPNESS, TEMPERATURE
 
 REPO = Path(__file__).resolve().parents[1]
 TENHOU6 = REPO.parent / "shared" / "data" / "logs" / "tenhou6"
@@ -358,6 +358,8 @@ def analysis_key(model: Path | None, oracle: bool, reader: ReaderChoice = BUNDLE
         part += f"-ref-{file_md5(reader.reference)[:8]}"
         if SHARPNESS != FIRST_SHARPNESS:  # (read otherwise: never the same detections)
             part += f"-sharp{SHARPNESS:g}"
+        if TEMPERATURE != 1.0:
+            part += f"-t{TEMPERATURE:g}"
     return f"model-{file_md5(model)[:8]}{part}"
 
 

@@ -48,6 +48,9 @@ def detector_identity(detector) -> str:
         sharpness = getattr(detector, "reference_sharpness", FIRST_SHARPNESS)
         if sharpness != FIRST_SHARPNESS:
             parts.append(f"sharpness={sharpness:g}")
+        temperature = getattr(detector, "reference_temperature", 1.0)
+        if temperature != 1.0:
+            parts.append(f"temperature={temperature:g}")
     return " ".join(parts)
 
 

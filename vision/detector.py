@@ -20,7 +20,7 @@ from vision.detection_cache import file_md5
 from vision.detections import TileDetections
 from vision.reader import TileReader
 from vision.reader_options import DEFAULT_READER, READER_TURNS
-from vision.tile_reference import SHARPNESS, ReferenceError, TileReference, lean_on_likeness
+from vision.tile_reference import SHARPNESS, TEMPERATURE, ReferenceError, TileReference, lean_on_likeness
 
 DEFAULT_MODEL = Path(__file__).resolve().parents[1] / "models" / "tiles.onnx"
 _FACE_DOWN = np.array([class_id(BACK), class_id(STANDING)])
@@ -54,7 +54,8 @@ class TileDetector:
     the likeliest of the others (probabilities renormalised over them). ``reference_path``: the tile
     set's own tiles (``vision.tile_reference``, made with this reader and its looks); a face-up
     tile's class then leans on which reference tiles it is most alike, with ``reference_weight``;
-    ``reference_sharpness``: log-probability per unit of cosine likeness.
+    ``reference_sharpness``: log-probability per unit of cosine likeness; ``reference_temperature``:
+    what the leaned log-probabilities are divided by for the confidences (not the class).
     """
 
     def __init__(
@@ -69,6 +70,7 @@ class TileDetector:
         reference_path: str | Path | None = None,
         reference_weight: float = REFERENCE_WEIGHT,
         reference_sharpness: float = SHARPNESS,
+        reference_temperature: float = TEMPERATURE,
     ) -> None:
         self.model_path = Path(model_path)
         self.absent_classes = tuple(absent_classes)
@@ -89,6 +91,7 @@ class TileDetector:
         self.reference = None if reference_path is None else load_reference(self.reference_path, self.reader)
         self.reference_weight = reference_weight
         self.reference_sharpness = reference_sharpness
+        self.reference_temperature = reference_temperature
 
     def prepare(self, image: np.ndarray, tile_px: float) -> tuple[np.ndarray, float]:
         return net_input(image, tile_px)
@@ -144,7 +147,8 @@ class TileDetector:
             return found
         log_p, likeness = self.face_readings(image, found.boxes[up], net_probs[up])
         if likeness is not None:
-            log_p = lean_on_likeness(log_p, likeness, self.reference_weight, self.reference_sharpness)
+            leaned = lean_on_likeness(log_p, likeness, self.reference_weight, self.reference_sharpness)
+            log_p = leaned / np.float32(self.reference_temperature)  # (as sure as before it leaned harder)
         p = np.exp(log_p - log_p.max(axis=1, keepdims=True))
         p /= p.sum(axis=1, keepdims=True)
         ids, second = _two_best(p)

@@ -197,7 +197,7 @@ def test_the_analysis_key_names_the_reader_used(tmp_path):
     # than the first (40), whose detections were cached under the plain reference key
     assert (
         es.analysis_key(model, False, es.ReaderChoice(reader, 1, ref))
-        == key + f"-ref-{es.file_md5(ref)[:8]}-sharp100"
+        == key + f"-ref-{es.file_md5(ref)[:8]}-sharp100-t2"
     )
 
 

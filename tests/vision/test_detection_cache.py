@@ -135,7 +135,10 @@ def test_the_identity_names_the_tile_sets_reference(tmp_path):
     ref.save(tmp_path / "ref.npz")
     plain = detector_identity(TileDetector())
     referenced = detector_identity(TileDetector(reference_path=tmp_path / "ref.npz"))
-    assert referenced == plain + f" reference={ref.digest()} weight=0.75 sharpness=100"
-    # read with the first sharpness, a reference's caches keep the name they were made under
-    first = detector_identity(TileDetector(reference_path=tmp_path / "ref.npz", reference_sharpness=40))
+    assert referenced == plain + f" reference={ref.digest()} weight=0.75 sharpness=100 temperature=2"
+    # read with the first sharpness and no temperature, a reference's caches keep the name they
+    # were made under
+    first = detector_identity(
+        TileDetector(reference_path=tmp_path / "ref.npz", reference_sharpness=40, reference_temperature=1)
+    )
     assert first == plain + f" reference={ref.digest()} weight=0.75"

@@ -133,6 +133,13 @@ def test_the_reread_leans_on_the_reference_where_the_reader_is_fooled(tmp_path):
     out = det._reread(np.zeros((20, 40, 3), np.uint8), found, probs)
     assert out.codes.tolist() == ["1s", "S"]
     assert MODEL_CLASSES[out.runner_up[0]] == "S"  # the reader's answer stays its runner-up
+    # the temperature softens the confidences the tracker weighs, never the class
+    det.reference_temperature = 1.0
+    sharp = det._reread(np.zeros((20, 40, 3), np.uint8), found, probs)
+    det.reference_temperature = 2.0
+    assert sharp.codes.tolist() == out.codes.tolist() and sharp.runner_up.tolist() == out.runner_up.tolist()
+    assert (out.confidence <= sharp.confidence).all()
+    assert (out.runner_up_confidence > sharp.runner_up_confidence).all()
     det.reference_sharpness = 1.0  # likeness barely telling the faces apart: the reader's answer
     assert det._reread(np.zeros((20, 40, 3), np.uint8), found, probs).codes.tolist() == ["S", "S"]
     det.reference_sharpness, det.reference_weight = 100.0, 0.0
