@@ -42,6 +42,23 @@ class Readings:
     log_p: np.ndarray
     likeness: np.ndarray
 
+    def sureness(self, weight: float, sharpness: float, temperature: float, floor: float) -> dict:
+        """How sure the reads come out once the leaned log-probabilities are divided by
+        ``temperature``: wrong reads whose class probability is ``floor`` or more (of all wrong
+        reads), and the share of right reads that sure (the tracker takes a face read at 0.5-0.6
+        or more as evidence; the class itself does not depend on the temperature)."""
+        from vision.tile_reference import lean_on_likeness
+
+        z = lean_on_likeness(self.log_p, self.likeness, weight, sharpness) / temperature
+        p = np.exp(z - z.max(axis=1, keepdims=True))
+        best = p.max(axis=1) / p.sum(axis=1)
+        right = _KIND[z.argmax(axis=1)] == _KIND[self.truth]
+        return {
+            "wrong_sure": int((best[~right] >= floor).sum()),
+            "wrong": int((~right).sum()),
+            "right_sure_share": round(float((best[right] >= floor).mean()), 4) if right.any() else None,
+        }
+
     def kinds_right(self, weight: float, sharpness: float) -> float:
         from vision.tile_reference import lean_on_likeness
 
@@ -92,11 +109,21 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--frames", type=int, default=40, help="keyframes per clip (default 40)")
     ap.add_argument("--weights", type=_numbers, default=[0.5, 0.75, 0.9, 1.0])
     ap.add_argument("--sharpness", type=_numbers, default=[20, 40, 60, 80, 100, 120])
+    ap.add_argument(
+        "--temperatures",
+        type=_numbers,
+        default=[1.0, 2.0],
+        help="also print how sure the pooled reads come out at each (default 1,2)",
+    )
+    ap.add_argument("--sure", type=float, default=0.6, help="the probability counted as sure (default 0.6)")
     ap.add_argument("--model", type=Path)
     ap.add_argument("--json", type=Path, help="also write the grid here")
     add_reader_argument(ap)
     args = ap.parse_args(argv)
     reader = reader_options(args)
+    if args.frames < 1 or min(args.temperatures, default=1) <= 0 or not 0 < args.sure <= 1:
+        print("tune_reference: --frames must be >= 1, --temperatures > 0, --sure in (0, 1]", file=sys.stderr)
+        return 2
     if reader.reference is None or reader.path is None:
         print("tune_reference: needs --tiles-ref FILE and a reader", file=sys.stderr)
         return 2
@@ -133,6 +160,7 @@ def main(argv: list[str] | None = None) -> int:
             row = {"weight": w, "sharpness": s, "current": (w, s) == current}
             row["clips"] = {name: round(r.kinds_right(w, s), 4) for name, r in readings.items()}
             row["all"] = round(pooled.kinds_right(w, s), 4)
+            row["sureness"] = {f"{t:g}": pooled.sureness(w, s, t, args.sure) for t in args.temperatures}
             grid.append(row)
     names = list(readings)
     print("weight sharpness  all     " + "  ".join(f"{n[:14]:>14}" for n in names))
@@ -140,6 +168,14 @@ def main(argv: list[str] | None = None) -> int:
         mark = " *" if row["current"] else ""
         cells = "  ".join(f"{row['clips'][n]:>14.4f}" for n in names)
         print(f"{row['weight']:>6g} {row['sharpness']:>9g}  {row['all']:.4f}  {cells}{mark}")
+    print(f"\nall clips, reads with p >= {args.sure:g}: wrong ones sure of all wrong / right ones sure")
+    print("weight sharpness  " + "  ".join(f"{'T=' + format(t, 'g'):>22}" for t in args.temperatures))
+    for row in grid:
+        cells = "  ".join(
+            f"{v['wrong_sure']:>5}/{v['wrong']:<5} {v['right_sure_share'] or 0:>9.3f}"
+            for v in row["sureness"].values()
+        )
+        print(f"{row['weight']:>6g} {row['sharpness']:>9g}  {cells}")
     counts = {name: len(r.truth) for name, r in readings.items()}
     if args.json:
         try:

@@ -75,7 +75,12 @@ def test_the_grid_is_printed_and_written(reference, tmp_path, capsys):
     assert [k for k, r in rows.items() if r["current"]] == [(0.75, 100)]
     assert all(0 <= r["all"] <= 1 and r["all"] == r["clips"]["demo-kyoku"] for r in rows.values())
     printed = capsys.readouterr().out.splitlines()
-    assert len(printed) == 5 and printed[-1].endswith(" *")
+    assert len(printed) == 5 + 7 and printed[4].endswith(" *")
+    # a temperature never changes which reads are wrong, only how sure they come out
+    sure = rows[(0.75, 100)]["sureness"]
+    assert sure["1"]["wrong"] == sure["2"]["wrong"]
+    assert sure["2"]["wrong_sure"] <= sure["1"]["wrong_sure"]
+    assert sure["2"]["right_sure_share"] <= sure["1"]["right_sure_share"]
 
 
 def test_bad_input_is_one_line_and_exit_2(tmp_path, capsys):
@@ -86,5 +91,8 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, capsys):
     assert tune_reference.main([str(tmp_path), "--tiles-ref", str(ref)]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "no video.mp4 and truth.json" in err
+    for bad in (["--temperatures", "0"], ["--frames", "0"], ["--sure", "1.5"]):
+        assert tune_reference.main([str(DEMO), "--tiles-ref", str(ref), *bad]) == 2
+        assert "must be" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         tune_reference.main([str(DEMO), "--tiles-ref", str(ref), "--weights", "a,b"])
