@@ -15,7 +15,7 @@ from tracker.events import apply_retractions
 from tracker.readings import TILE_H, TILE_W, drawn_apart
 from tracker.table.layout import MLEAGUE
 from tracker.table.state import TableState
-from tracker.tiles import class_id
+from tracker.tiles import KINDS34, class_id
 from tracker.tracker import TableTracker, TrackerConfig
 from tracker.zones import HAND, MELD, RIVER, WALL, TableView
 from vision.calibration import Calibration
@@ -2600,8 +2600,16 @@ def _declared_with_boxes_unsure(du: float, dv: float, sideways_from: int | None 
         s.read(_rows(river, {}), 20 + 10 * i)
         s.read(_rows(river, {}), 21 + 10 * i)
     river = river + [(1, RIVER, tl.RIVER_LEFT + 13 + du, tl.RIVER_ROW0_V + dv, "C", False)]
-    for f in range(50, 60):
-        if f == 52:
+    _declare_unsure(s, river, 50, sideways_from)
+    return s
+
+
+def _declare_unsure(s: _Script, river: list, start: int, sideways_from: int | None = None) -> None:
+    """Ten reads from ``start`` of ``river``, its last tile seat 1's, seat 1's river tiles boxed
+    like neither an upright nor a sideways tile (read sideways from ``sideways_from``); seat 1's
+    riichi stick is seen from the third."""
+    for f in range(start, start + 10):
+        if f == start + 2:
             s.tracker._sticks_now = _sticks(1)
         view = _view(_rows(river, {}))
         unsure = (view.zone == RIVER) & (view.edge == 1)
@@ -2611,7 +2619,49 @@ def _declared_with_boxes_unsure(du: float, dv: float, sideways_from: int | None 
         result = s.tracker._emit(factories, f, f / 30)
         s.events += result.events
         s.alerts += result.alerts
+
+
+def _declared_starting_a_row(du: float, dv: float) -> _Script:
+    """Six rounds of upright discards fill each player's first row; seat 0 starts its second and
+    seat 1 declares with the first tile of its second row, ``du`` mm along from its first row's
+    first tile and ``dv`` nearer the player than a tile's height on, boxed like neither an
+    upright nor a sideways tile on every read; then its riichi stick is seen."""
+    kinds = [k for k in KINDS34 if k != "1m"]
+    first = (0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "1m", False)
+    s = _started()
+    river = [first]
+    for col in range(6):
+        for e in (1, 2, 3, 0) if col < 5 else (1, 2, 3):
+            at = col + (e == 0)
+            u = tl.RIVER_LEFT + 13 + TILE_W * at
+            river = river + [(e, RIVER, u, tl.RIVER_ROW0_V, kinds[len(river) - 1], False)]
+            s.read(_rows(river, {}), 10 * len(river))
+            s.read(_rows(river, {}), 10 * len(river) + 1)
+    second_row = tl.RIVER_ROW0_V - TILE_H
+    river = river + [(0, RIVER, tl.RIVER_LEFT + 13, second_row, kinds[len(river) - 1], False)]
+    s.read(_rows(river, {}), 500)
+    s.read(_rows(river, {}), 501)
+    river = river + [(1, RIVER, tl.RIVER_LEFT + 13 + du, second_row + dv, kinds[len(river) - 1], False)]
+    _declare_unsure(s, river, 510)
     return s
+
+
+def test_a_declaration_tile_starting_a_row_lies_upright_where_the_row_before_says_so():
+    # kuikae-jansou-mleague-hanchan-k0 2011 (set 7): the staged upright declaration tile (an F,
+    # read at confidence 0.34-0.44 on the low camera, no turn sure) started seat 1's third row,
+    # under the row before's first: it was taken as sideways, the staged alert missed
+    s = _declared_starting_a_row(0.5, -0.5)
+    assert [(e.actor, e.declaration_upright) for e in s.events if e.type == "reach"] == [(1, True)]
+    assert [(a.code, a.seat) for a in s.alerts] == [("riichi_not_sideways", 1)]
+    assert s.tracker.kyoku.rivers[1][-1].place == (1, 0)
+    # farther along and nearer the player, as a sideways tile lies (aligned on the row's start
+    # and its player's side), or either alone: no claim, no alert
+    half = (TILE_H - TILE_W) / 2
+    for du, dv in ((half, half), (half, 0.0), (0.0, half)):
+        s = _declared_starting_a_row(du, dv)
+        reach = [(e.actor, e.declaration_upright) for e in s.events if e.type == "reach"]
+        assert reach == [(1, None)], (du, dv)
+        assert not s.alerts
 
 
 def test_a_declaration_tile_whose_reads_say_nothing_lies_upright_where_its_place_says_so():
