@@ -7,13 +7,16 @@ their ``tiles`` (angles rounded to the nearest 90 degrees). ``--tile-px`` is eac
 true box width, as for photos. Figures (issue 4's rendered-frame acceptance):
 correct recall / precision (IoU >= 0.5, same code), red five vs five (matched true fives whose
 prediction has the same red flag), orientation accuracy on matched tiles (all, and face-up tiles only:
-a plain back looks the same turned 180 degrees), back and standing recall.
+a plain back looks the same turned 180 degrees), the same counting 0 vs 180 degrees right where the
+tile looks the same turned (``_visible``: backs, standing tiles and the art's point-symmetric faces),
+back and standing recall.
 """
 
 from __future__ import annotations
 
 import argparse
 import itertools
+import json
 import sys
 from collections import Counter
 from pathlib import Path
@@ -29,29 +32,52 @@ from vision.reader_options import add_reader_argument, reader_options
 
 
 def frames_from_synth(folder: Path, count: int):
-    """Yield (image, codes (N,), boxes (N, 4), angles (N,)) for ``count`` keyframes of a synth clip."""
+    """Yield (image, codes (N,), boxes (N, 4), angles (N,), alike turned half (N,)) for ``count``
+    keyframes of a synth clip (``half_turn_alike`` with the art it was drawn with, when that
+    folder is still there)."""
+    alike = _half_turn_alike_codes(_synth_tileset(folder))
     for frame, tiles in synth_keyframes(folder, picks=count):
         codes = np.asarray([t["code"] for t in tiles], dtype=object)
         boxes = np.asarray([t["box"] for t in tiles], np.float32).reshape(-1, 4)
         angles = (np.round(np.asarray([t["angle"] for t in tiles], float) / 90).astype(int) % 4) * 90
-        yield frame, codes, boxes, angles
+        yield frame, codes, boxes, angles, np.isin(codes, alike)
 
 
 def frames_from_coco(path: Path, count: int):
     codes = np.asarray(MODEL_CLASSES, dtype=object)
+    alike = _half_turn_alike_codes(None)
     for s in load_coco(path)[:count]:
-        yield s.load_image(), codes[s.classes], s.boxes, s.angles
+        yield s.load_image(), codes[s.classes], s.boxes, s.angles, np.isin(codes[s.classes], alike)
+
+
+def _synth_tileset(folder: Path):
+    """The tile set a synth clip was drawn with (``synth.json``'s request), or None when unknown."""
+    from datasets.tileset import TilesetError, load_tileset
+
+    try:
+        art = json.loads((folder / "synth.json").read_text())["request"]["tileset"]
+        return load_tileset(art)
+    except (OSError, KeyError, TypeError, ValueError, TilesetError):
+        return None
+
+
+def _half_turn_alike_codes(tileset) -> list[str]:
+    """Codes whose look is the same turned 180 degrees: a back and a standing tile's (plain), and
+    the point-symmetric faces of ``tileset`` (``Tileset.alike_turned_half``; none when None)."""
+    faces = [c for c in tileset.faces if tileset.alike_turned_half(c)] if tileset is not None else []
+    return [BACK, STANDING, *faces]
 
 
 def evaluate(frames, detector) -> dict:
     total = Counts()
     fives = fives_right = oriented = oriented_right = 0
     face_up_oriented = face_up_oriented_right = 0
+    visible_right = face_up_visible_right = 0
     facedown = {BACK: [0, 0], STANDING: [0, 0]}
     confusions: Counter = Counter()
     matched: Counter = Counter()  # per true code, on matched tiles: seen, and read right
     right: Counter = Counter()
-    for image, codes, boxes, angles in frames:
+    for image, codes, boxes, angles, alike in frames:
         tile_px = float(np.median(boxes[:, 2] - boxes[:, 0])) if len(boxes) else 32.0
         found = detector.detect(image, tile_px)
         total.add(count_image(boxes, codes, found.boxes, found.codes))
@@ -76,6 +102,10 @@ def evaluate(frames, detector) -> dict:
         face_up = known & ~np.isin(true_codes, [BACK, STANDING])
         face_up_oriented += int(face_up.sum())
         face_up_oriented_right += int((angles[t] == found.angles[d])[face_up].sum())
+        # a look the same turned half round shows its quarter turn only up to 180 degrees
+        seen_right = (angles[t] == found.angles[d]) | (alike[t] & ((angles[t] - found.angles[d]) % 180 == 0))
+        visible_right += int(seen_right[known].sum())
+        face_up_visible_right += int(seen_right[face_up].sum())
         for code, tally in facedown.items():
             tally[0] += int(((true_codes == code) & (got == code)).sum())
             tally[1] += int((codes == code).sum())
@@ -85,6 +115,10 @@ def evaluate(frames, detector) -> dict:
         "orientation_accuracy": round(oriented_right / max(oriented, 1), 4),
         "orientation_accuracy_face_up": round(face_up_oriented_right / max(face_up_oriented, 1), 4),
         "face_up_oriented": face_up_oriented,
+        # 0 vs 180 degrees counted right where the tile looks the same turned (backs, and faces
+        # whose art is point-symmetric: its truth angle cannot be seen)
+        "orientation_accuracy_visible": round(visible_right / max(oriented, 1), 4),
+        "orientation_accuracy_face_up_visible": round(face_up_visible_right / max(face_up_oriented, 1), 4),
         "back_recall": round(facedown[BACK][0] / max(facedown[BACK][1], 1), 4),
         "backs": facedown[BACK][1],
         "standing_recall": round(facedown[STANDING][0] / max(facedown[STANDING][1], 1), 4),

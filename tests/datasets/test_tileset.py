@@ -29,3 +29,13 @@ def test_shared_art_sets_load(name):
     tileset = Tileset(SHARED / "tileart" / name)
     assert tileset.has("5mr") and tileset.face("E", 20).shape[1] == 20
     assert DEFAULT_TILESET.is_dir()
+
+
+def test_point_symmetric_faces_look_alike_turned_half_round(tmp_path):
+    tileset = load_tileset(None)
+    assert all(tileset.alike_turned_half(c) for c in ("1p", "4p", "2s", "8s", "P"))
+    assert not any(tileset.alike_turned_half(c) for c in ("2m", "S", "C", "1s", "7p"))
+    # a blank face has no look to turn: not counted alike
+    for code in tileset.faces:
+        cv2.imwrite(str(tmp_path / f"{code}.png"), np.full((32, 24, 3), 200, np.uint8))
+    assert not Tileset(tmp_path).alike_turned_half("1m")

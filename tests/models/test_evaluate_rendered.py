@@ -33,6 +33,47 @@ def test_per_code_counts_what_each_true_code_was_read_right_on_matched_tiles():
     det = SimpleNamespace(
         detect=lambda image, tile_px: Found(boxes=boxes, codes=read, angles=np.zeros(3, np.int64))
     )
-    out = evaluate([(np.zeros((40, 90, 3), np.uint8), codes, boxes, np.zeros(3, np.int64))], det)
+    out = evaluate(
+        [(np.zeros((40, 90, 3), np.uint8), codes, boxes, np.zeros(3, np.int64), np.zeros(3, bool))], det
+    )
     assert out["per_code"] == {"1s": "1/2", "E": "1/1"}
     assert out["top_confusions"] == {"1s->S": 1}
+
+
+def test_a_half_turn_counts_right_only_where_the_tile_looks_the_same_turned():
+    from types import SimpleNamespace
+
+    import numpy as np
+
+    from models.evaluate_rendered import evaluate
+
+    boxes = np.array([[0, 0, 20, 28], [30, 0, 50, 28], [60, 0, 80, 28], [90, 0, 110, 28]], np.float32)
+    codes = np.array(["1p", "1p", "S", "back"], dtype=object)
+    alike = np.array([True, True, False, True])
+
+    class Found(SimpleNamespace):
+        def __len__(self):
+            return len(self.boxes)
+
+    # all four read 180 degrees off, but the second 1p a quarter turn off (its body shows that)
+    angles = np.array([180, 90, 180, 180])
+    det = SimpleNamespace(detect=lambda image, tile_px: Found(boxes=boxes, codes=codes, angles=angles))
+    frame = (np.zeros((40, 120, 3), np.uint8), codes, boxes, np.zeros(4, np.int64), alike)
+    out = evaluate([frame], det)
+    assert out["orientation_accuracy"] == 0.0 and out["orientation_accuracy_face_up"] == 0.0
+    assert out["orientation_accuracy_visible"] == 0.5  # the first 1p and the back
+    assert out["orientation_accuracy_face_up_visible"] == round(1 / 3, 4)
+
+
+def test_synth_frames_name_the_arts_point_symmetric_faces(tmp_path):
+    import json
+
+    from datasets.tileset import DEFAULT_TILESET
+    from models.evaluate_rendered import _half_turn_alike_codes, _synth_tileset
+
+    (tmp_path / "synth.json").write_text(json.dumps({"request": {"tileset": str(DEFAULT_TILESET)}}))
+    alike = _half_turn_alike_codes(_synth_tileset(tmp_path))
+    assert {"back", "standing", "1p", "P"} <= set(alike) and "S" not in alike
+    # art no longer where the clip was drawn from: backs and standing tiles only
+    (tmp_path / "synth.json").write_text(json.dumps({"request": {"tileset": str(tmp_path / "gone")}}))
+    assert _half_turn_alike_codes(_synth_tileset(tmp_path)) == ["back", "standing"]
