@@ -26,7 +26,7 @@ import numpy as np
 
 from models.data import is_held_out, load_yolo_dirs
 from models.metrics import Counts, count_image, unmatched_detections
-from tracker.figures import emit_figures
+from tracker.figures import emit_figures, write_output
 from tracker.tiles import MODEL_CLASSES, RED_FIVES, deaka
 from vision.reader_options import BUNDLED_READER, ReaderChoice, add_reader_argument, reader_options
 
@@ -169,14 +169,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.peer:
         peer, peer_times = evaluate_peer(samples, args.peer, keep_red)
         report["peer"] = peer.summary() | {"median_ms": round(float(np.median(peer_times)), 2)}
-    emit_figures(report, args.json)
+    written = emit_figures(report, args.json, "evaluate")
     if unmatched is not None:
-        try:
-            args.unmatched.write_text("".join(json.dumps(row) + "\n" for row in unmatched))
-        except OSError as err:
-            print(f"evaluate: cannot write {args.unmatched}: {err.strerror or err}", file=sys.stderr)
-            return 2
-    return 0
+        text = "".join(json.dumps(row) + "\n" for row in unmatched)
+        written = write_output(args.unmatched, text, "evaluate") and written
+    return 0 if written else 2
 
 
 if __name__ == "__main__":

@@ -153,8 +153,7 @@ def main(argv: list[str] | None = None) -> int:
         for src in args.sources
     )
     report = {"sources": [str(s) for s in args.sources]} | evaluate(frames, detector)
-    emit_figures(report, args.json)
-    return 0
+    return 0 if emit_figures(report, args.json, "evaluate_rendered") else 2
 
 
 if __name__ == "__main__":

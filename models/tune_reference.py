@@ -25,6 +25,7 @@ import numpy as np
 
 from datasets.clip_stills import synth_keyframes
 from models.metrics import greedy_match, iou_matrix
+from tracker.figures import write_output
 from tracker.tiles import BACK, MODEL_CLASSES, STANDING, class_id, deaka
 from vision.reader_options import add_reader_argument, reader_options
 
@@ -177,12 +178,10 @@ def main(argv: list[str] | None = None) -> int:
         )
         print(f"{row['weight']:>6g} {row['sharpness']:>9g}  {cells}")
     counts = {name: len(r.truth) for name, r in readings.items()}
-    if args.json:
-        try:
-            args.json.write_text(json.dumps({"tiles": counts, "grid": grid}, indent=1) + "\n")
-        except OSError as err:
-            print(f"tune_reference: cannot write {args.json}: {err.strerror or err}", file=sys.stderr)
-            return 2
+    if args.json and not write_output(
+        args.json, json.dumps({"tiles": counts, "grid": grid}, indent=1) + "\n", "tune_reference"
+    ):
+        return 2
     return 0
 
 

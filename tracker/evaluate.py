@@ -489,8 +489,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"evaluate: missing {need}", file=sys.stderr)
             return 2
     result = evaluate(args.clip_dir, args.analysis_dir)
-    emit_figures(result, args.json)
-    return 0
+    return 0 if emit_figures(result, args.json, "evaluate") else 2
 
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import platform
+import sys
 from importlib import metadata
 from pathlib import Path
 
@@ -42,12 +43,23 @@ def measured_on(cpuinfo: Path = Path("/proc/cpuinfo")) -> dict:
     return {"python": platform.python_version(), "libraries": versions, "cpu": _cpu(cpuinfo)}
 
 
-def emit_figures(figures: dict, path: Path | None) -> None:
-    """Print ``figures`` as indented JSON; also write them to ``path`` when one is given."""
+def write_output(path: Path, text: str, prog: str) -> bool:
+    """Write ``text`` to ``path``; when that fails, say so in one line on stderr (``PROG: cannot
+    write PATH: why``) and return False, for the script to exit 2 after what it printed."""
+    try:
+        Path(path).write_text(text)
+    except OSError as err:
+        print(f"{prog}: cannot write {path}: {err.strerror or err}", file=sys.stderr)
+        return False
+    return True
+
+
+def emit_figures(figures: dict, path: Path | None, prog: str) -> bool:
+    """Print ``figures`` as indented JSON; also write them to ``path`` when one is given (False,
+    said in one line, when it cannot be written: the figures are printed first either way)."""
     text = json.dumps(figures, indent=1)
     print(text)
-    if path:
-        Path(path).write_text(text + "\n")
+    return not path or write_output(path, text + "\n", prog)
 
 
 def environment_text(env: dict) -> str:

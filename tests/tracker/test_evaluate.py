@@ -124,3 +124,21 @@ def test_a_declaration_tile_a_staged_fault_laid_upright_is_upright_in_the_truth(
     ]
     _lay_staged_upright(by, staged)
     assert [by[0]["discards"][s][0]["sideways"] for s in (0, 1)] == [True, False]
+
+
+def test_figures_that_cannot_be_written_are_one_line_and_exit_2(tmp_path, capsys):
+    import json
+    from pathlib import Path
+
+    from tracker.evaluate import main
+
+    clip = Path(__file__).resolve().parents[2] / "tracker" / "samples" / "demo-kyoku"
+    (tmp_path / "events.mjai.jsonl").write_text("")  # an analysis that read nothing
+    assert main([str(clip), str(tmp_path), "--json", str(tmp_path / "out.json")]) == 0
+    assert json.loads((tmp_path / "out.json").read_text())["discards"]["right"] == 0
+    capsys.readouterr()
+    target = tmp_path / "gone" / "out.json"
+    assert main([str(clip), str(tmp_path), "--json", str(target)]) == 2
+    printed = capsys.readouterr()
+    assert json.loads(printed.out)["discards"]["right"] == 0  # printed before the write failed
+    assert printed.err == f"evaluate: cannot write {target}: No such file or directory\n"
