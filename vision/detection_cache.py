@@ -65,13 +65,15 @@ def image_key(image: np.ndarray, tile_px: float) -> bytes:
 
 class CachedDetector:
     """Wraps ``detector`` (anything with ``detect(image, tile_px)``); ``identity`` names the model
-    files behind it (e.g. their md5s). ``save()`` writes the cache when it learned something."""
+    files behind it (e.g. their md5s). ``save()`` writes the cache when it learned something, but
+    never over a file that holds another identity's detections (those may have taken an hour)."""
 
     def __init__(self, detector, path: str | Path, identity: str) -> None:
         self.detector = detector
         self.path = Path(path)
         self.identity = identity
         self.hits = self.misses = 0
+        self.foreign = False  # the file holds detections of other models or settings: kept
         self._found: dict[bytes, TileDetections] = {}
         if self.path.is_file():
             self._found = self._load()
@@ -99,9 +101,11 @@ class CachedDetector:
         with np.load(self.path, allow_pickle=False) as data:
             if str(data["identity"]) != self.identity:
                 print(
-                    f"mjmon: {self.path} was made by other models; starting a new detections cache",
+                    f"mjmon: {self.path} holds detections of other models or settings; it is kept as it"
+                    " is and this run's detections are not cached (name another file to keep them)",
                     file=sys.stderr,
                 )
+                self.foreign = True
                 return {}
             keys, ends = data["keys"], data["ends"]
             arrays = {name: data[name] for name in _FIELDS}
@@ -113,7 +117,7 @@ class CachedDetector:
 
     def save(self) -> None:
         """Write every image's detections (atomically: a broken run never leaves half a file)."""
-        if not self.misses:
+        if not self.misses or self.foreign:
             return
         entries = list(self._found.items())
         keys = np.frombuffer(b"".join(k for k, _ in entries), np.uint8).reshape(-1, 16)

@@ -70,12 +70,17 @@ def test_other_pixels_or_tile_size_are_misses():
     assert image_key(_image(4), 20.0) != image_key(_image(4)[:, :-1], 20.0)
 
 
-def test_a_cache_of_other_models_is_not_used(tmp_path, capsys):
+def test_a_cache_of_other_models_is_not_used_nor_overwritten(tmp_path, capsys):
     path = tmp_path / "clip.npz"
     _saved_with_one_image(path, "model-a")
     new = CachedDetector(CountingDetector(), path, "model-b")
     new.detect(_image(0), 20.0)
-    assert new.detector.calls == 1 and "other models" in capsys.readouterr().err
+    new.detect(_image(1), 20.0)
+    assert new.detector.calls == 2 and "other models or settings" in capsys.readouterr().err
+    new.save()  # (a debugging run with another temperature once replaced an hour of detections)
+    kept = CachedDetector(CountingDetector(), path, "model-a")
+    kept.detect(_image(0), 20.0)
+    assert kept.hits == 1 and not kept.foreign
 
 
 def test_a_broken_cache_file_is_rebuilt_not_fatal(tmp_path, capsys):
