@@ -368,7 +368,10 @@ class MeldReader:
         k.last_actor = e
 
     def _meld(self, k: Kyoku, e: int, new: TableView, view: TableView, out: list) -> bool:
-        if not k.started:
+        if not k.started or not new.face_up.any():
+            # (no face shown: an ankan shows two of its faces and a call all three; backs or
+            # standing tiles alone in a meld area are a hand or wall seen there: set 8's
+            # t6-confusing_nakis_7 66, seat 2's far hand on the noisiest camera, three ankans at once)
             return False
         k.last_kakan = None
         read = [self._code(int(c)) for c in new.class_ids]

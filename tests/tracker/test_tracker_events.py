@@ -1941,6 +1941,15 @@ def test_three_tiles_one_down_laid_after_the_seats_own_draw_are_an_ankan_whateve
     assert not s.tracker.state_errors
 
 
+def test_backs_or_standing_tiles_alone_in_a_meld_area_are_no_kan_nor_call():
+    # set 8's t6-confusing_nakis_7 66 (tilted, noise 6, CRF 30): seat 2's far hand read in its
+    # meld area as twelve face-down tiles, three ankans at once before its first draw
+    for look in ("back", "standing"):
+        s = _kan_laid_after_a_draw("1m", tuple((165 + 26 * i, look) for i in range(4)))
+        assert not [e for e in s.events if e.type in ("chi", "pon", "daiminkan", "ankan", "kakan")], look
+        assert not s.tracker.state_errors
+
+
 def test_an_ankan_whose_two_backs_are_seen_as_one_is_an_ankan_not_a_pon():
     # hanchan-jansou-mleague-hanchan 5528: the middle two backs boxed as one tile, the ends face
     # up: read as a pon of the last discard (a false meld_orientation and a discard taken away)
