@@ -51,14 +51,26 @@ def frames_from_coco(path: Path, count: int):
 
 
 def _synth_tileset(folder: Path):
-    """The tile set a synth clip was drawn with (``synth.json``'s request), or None when unknown."""
-    from datasets.tileset import TilesetError, load_tileset
+    """The tile set a synth clip was drawn with (``synth.json``'s request: the bundled art wherever
+    this checkout keeps it), or None, said on stderr, when that art is not here."""
+    from datasets.tileset import DEFAULT_TILESET, TilesetError, load_tileset
 
     try:
-        art = json.loads((folder / "synth.json").read_text())["request"]["tileset"]
-        return load_tileset(art)
-    except (OSError, KeyError, TypeError, ValueError, TilesetError):
-        return None
+        art = Path(json.loads((folder / "synth.json").read_text())["request"]["tileset"])
+    except (OSError, KeyError, TypeError, ValueError):
+        art = None
+    if art is not None and not art.is_dir() and art.parts[-3:] == DEFAULT_TILESET.parts[-3:]:
+        art = DEFAULT_TILESET  # (a clip rendered in another checkout names its path)
+    try:
+        return load_tileset(art) if art is not None else None
+    except TilesetError:
+        pass
+    print(
+        f"evaluate_rendered: {folder}: its tile art ({art or 'not in synth.json'}) is not here; orientation"
+        " as it can be seen takes only backs and standing tiles as alike turned",
+        file=sys.stderr,
+    )
+    return None
 
 
 def _half_turn_alike_codes(tileset) -> list[str]:

@@ -65,7 +65,7 @@ def test_a_half_turn_counts_right_only_where_the_tile_looks_the_same_turned():
     assert out["orientation_accuracy_face_up_visible"] == round(1 / 3, 4)
 
 
-def test_synth_frames_name_the_arts_point_symmetric_faces(tmp_path):
+def test_synth_frames_name_the_arts_point_symmetric_faces(tmp_path, capsys):
     import json
 
     from datasets.tileset import DEFAULT_TILESET
@@ -74,6 +74,13 @@ def test_synth_frames_name_the_arts_point_symmetric_faces(tmp_path):
     (tmp_path / "synth.json").write_text(json.dumps({"request": {"tileset": str(DEFAULT_TILESET)}}))
     alike = _half_turn_alike_codes(_synth_tileset(tmp_path))
     assert {"back", "standing", "1p", "P"} <= set(alike) and "S" not in alike
-    # art no longer where the clip was drawn from: backs and standing tiles only
+    # the bundled art as another checkout named it: this checkout's copy
+    other = "/elsewhere/mjmon/datasets/art/default"
+    (tmp_path / "synth.json").write_text(json.dumps({"request": {"tileset": other}}))
+    assert "1p" in _half_turn_alike_codes(_synth_tileset(tmp_path))
+    # art no longer where the clip was drawn from: backs and standing tiles only, said in one line
+    capsys.readouterr()
     (tmp_path / "synth.json").write_text(json.dumps({"request": {"tileset": str(tmp_path / "gone")}}))
     assert _half_turn_alike_codes(_synth_tileset(tmp_path)) == ["back", "standing"]
+    err = capsys.readouterr().err
+    assert err.startswith("evaluate_rendered: ") and "gone" in err and err.count("\n") == 1
