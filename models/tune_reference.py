@@ -1,7 +1,8 @@
 """How strongly a tile set's reference should steer the reading: a grid over its weight and sharpness.
 
     python -m models.tune_reference CLIP... --tiles-ref REF [--frames 40] [--weights 0.75,1]
-        [--sharpness 40,100] [--model M] [--reader R] [--json OUT]
+        [--sharpness 40,100] [--temperatures 1,2] [--sure 0.6] [--ratio 1] [--model M] [--reader R]
+        [--json OUT]
 
 Each CLIP is ``mjmon synth`` output drawn with the reference's art (clips of a game no evaluation
 set plays, so the choice is not made on the figures it is judged by). On ``--frames`` keyframes of
@@ -10,7 +11,10 @@ readings are kept: the net and reader's class log-probabilities and its likeness
 (``TileDetector.face_readings``). Each weight and sharpness then combines them as the detector
 would (``vision.tile_reference.lean_on_likeness``), and the share of tiles whose kind (red fives
 as fives) comes out right is printed per clip and over all clips; the detector's current setting
-is marked. A setting that reads every clip at least as well is the one to choose.
+is marked. A setting that reads every clip at least as well is the one to choose. At each
+``--temperatures`` value it also prints how many wrong reads come out sure (probability ``--sure``
+or more, and ``--ratio`` times the runner-up's: the tracker's sure meld faces ask 0.5 and 10)
+against the share of right ones that do.
 """
 
 from __future__ import annotations
@@ -43,21 +47,26 @@ class Readings:
     log_p: np.ndarray
     likeness: np.ndarray
 
-    def sureness(self, weight: float, sharpness: float, temperature: float, floor: float) -> dict:
+    def sureness(
+        self, weight: float, sharpness: float, temperature: float, floor: float, ratio: float = 1.0
+    ) -> dict:
         """How sure the reads come out once the leaned log-probabilities are divided by
-        ``temperature``: wrong reads whose class probability is ``floor`` or more (of all wrong
-        reads), and the share of right reads that sure (the tracker takes a face read at 0.5-0.6
-        or more as evidence; the class itself does not depend on the temperature)."""
+        ``temperature``: wrong reads whose class probability is ``floor`` or more and ``ratio``
+        times the runner-up's (of all wrong reads), and the share of right reads that sure (the
+        tracker takes a face read at 0.5-0.6 or more as evidence, a meld face at 0.5 and 10 times
+        its runner-up; the class itself does not depend on the temperature)."""
         from vision.tile_reference import lean_on_likeness
 
         z = lean_on_likeness(self.log_p, self.likeness, weight, sharpness) / temperature
         p = np.exp(z - z.max(axis=1, keepdims=True))
-        best = p.max(axis=1) / p.sum(axis=1)
+        p /= p.sum(axis=1, keepdims=True)
+        two = np.sort(p, axis=1)[:, -2:]
+        sure = (two[:, 1] >= floor) & (two[:, 1] >= ratio * two[:, 0])
         right = _KIND[z.argmax(axis=1)] == _KIND[self.truth]
         return {
-            "wrong_sure": int((best[~right] >= floor).sum()),
+            "wrong_sure": int(sure[~right].sum()),
             "wrong": int((~right).sum()),
-            "right_sure_share": round(float((best[right] >= floor).mean()), 4) if right.any() else None,
+            "right_sure_share": round(float(sure[right].mean()), 4) if right.any() else None,
         }
 
     def kinds_right(self, weight: float, sharpness: float) -> float:
@@ -117,13 +126,19 @@ def main(argv: list[str] | None = None) -> int:
         help="also print how sure the pooled reads come out at each (default 1,2)",
     )
     ap.add_argument("--sure", type=float, default=0.6, help="the probability counted as sure (default 0.6)")
+    ap.add_argument(
+        "--ratio", type=float, default=1.0, help="... and its multiple of the runner-up's (default 1)"
+    )
     ap.add_argument("--model", type=Path)
     ap.add_argument("--json", type=Path, help="also write the grid here")
     add_reader_argument(ap)
     args = ap.parse_args(argv)
     reader = reader_options(args)
-    if args.frames < 1 or min(args.temperatures, default=1) <= 0 or not 0 < args.sure <= 1:
-        print("tune_reference: --frames must be >= 1, --temperatures > 0, --sure in (0, 1]", file=sys.stderr)
+    if args.frames < 1 or min(args.temperatures, default=1) <= 0 or not 0 < args.sure <= 1 or args.ratio < 1:
+        print(
+            "tune_reference: --frames must be >= 1, --temperatures > 0, --sure in (0, 1], --ratio >= 1",
+            file=sys.stderr,
+        )
         return 2
     if reader.reference is None or reader.path is None:
         print("tune_reference: needs --tiles-ref FILE and a reader", file=sys.stderr)
@@ -161,7 +176,9 @@ def main(argv: list[str] | None = None) -> int:
             row = {"weight": w, "sharpness": s, "current": (w, s) == current}
             row["clips"] = {name: round(r.kinds_right(w, s), 4) for name, r in readings.items()}
             row["all"] = round(pooled.kinds_right(w, s), 4)
-            row["sureness"] = {f"{t:g}": pooled.sureness(w, s, t, args.sure) for t in args.temperatures}
+            row["sureness"] = {
+                f"{t:g}": pooled.sureness(w, s, t, args.sure, args.ratio) for t in args.temperatures
+            }
             grid.append(row)
     names = list(readings)
     print("weight sharpness  all     " + "  ".join(f"{n[:14]:>14}" for n in names))
@@ -169,7 +186,10 @@ def main(argv: list[str] | None = None) -> int:
         mark = " *" if row["current"] else ""
         cells = "  ".join(f"{row['clips'][n]:>14.4f}" for n in names)
         print(f"{row['weight']:>6g} {row['sharpness']:>9g}  {row['all']:.4f}  {cells}{mark}")
-    print(f"\nall clips, reads with p >= {args.sure:g}: wrong ones sure of all wrong / right ones sure")
+    times = f" and {args.ratio:g}x the runner-up" if args.ratio > 1 else ""
+    print(
+        f"\nall clips, reads with p >= {args.sure:g}{times}: wrong ones sure of all wrong / right ones sure"
+    )
     print("weight sharpness  " + "  ".join(f"{'T=' + format(t, 'g'):>22}" for t in args.temperatures))
     for row in grid:
         cells = "  ".join(

@@ -81,6 +81,14 @@ def test_the_grid_is_printed_and_written(reference, tmp_path, capsys):
     assert sure["1"]["wrong"] == sure["2"]["wrong"]
     assert sure["2"]["wrong_sure"] <= sure["1"]["wrong_sure"]
     assert sure["2"]["right_sure_share"] <= sure["1"]["right_sure_share"]
+    # asking a multiple of the runner-up too can only make fewer reads sure
+    assert tune_reference.main(args + ["--sharpness", "100", "--ratio", "10", "--json", str(out)]) == 0
+    strict = {(r["weight"], r["sharpness"]): r for r in json.loads(out.read_text())["grid"]}
+    for t in ("1", "2"):
+        assert strict[(0.75, 100)]["sureness"][t]["wrong"] == sure[t]["wrong"]
+        assert strict[(0.75, 100)]["sureness"][t]["wrong_sure"] <= sure[t]["wrong_sure"]
+        assert strict[(0.75, 100)]["sureness"][t]["right_sure_share"] <= sure[t]["right_sure_share"]
+    assert strict[(0.75, 100)]["sureness"]["1"]["right_sure_share"] < sure["1"]["right_sure_share"]
 
 
 def test_bad_input_is_one_line_and_exit_2(tmp_path, capsys):
@@ -91,7 +99,7 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, capsys):
     assert tune_reference.main([str(tmp_path), "--tiles-ref", str(ref)]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "no video.mp4 and truth.json" in err
-    for bad in (["--temperatures", "0"], ["--frames", "0"], ["--sure", "1.5"]):
+    for bad in (["--temperatures", "0"], ["--frames", "0"], ["--sure", "1.5"], ["--ratio", "0.5"]):
         assert tune_reference.main([str(DEMO), "--tiles-ref", str(ref), *bad]) == 2
         assert "must be" in capsys.readouterr().err
     with pytest.raises(SystemExit):
