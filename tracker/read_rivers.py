@@ -244,6 +244,12 @@ class RiverReader:
                     )
                 )
                 slot.said = best
+        if len(missed) >= _SWEPT_TILES and len(missed) >= _SWEPT_SHARE * (len(missed) + len(seen)):
+            # the river gone at once (but a stray box on a tile or two) is the table cleared at
+            # the kyoku's end (a draw nobody showed a hand at), not misreads: left for
+            # ``_cleared`` to end the kyoku on the whole table (set 8 hanchan-jansou-2 17942:
+            # every discard of the kyoku taken back as gone, the next kyoku's read as its own)
+            return
         for i in missed:
             slot = river[i]
             slot.misses += 1
@@ -340,11 +346,13 @@ class RiverReader:
             and e in k.riichi
             and _owed_sideways(river[:-1])
             and _was_declaration(k, e, river[-2])
-            and _lies_sideways(river, river[-1])
+            and not _lies_upright(river, river[-1])
         ):
             # the tile owed sideways after a call took the declaration tile, its turn unknown on
-            # every read (box flat, angle upright): where it lies tells (hanchan-jansou-1 12846,
-            # overhead: taken as upright, a false riichi_not_sideways)
+            # every read (box flat, angle upright): it lies sideways, as the rules lay it, unless
+            # its place says upright (hanchan-jansou-1 12846, overhead: taken as upright, a false
+            # riichi_not_sideways; set 8 hanchan-jansou-0 5592, far: 27.4 mm on, a sideways
+            # tile's pitch read short, but 4.8 mm deeper than its row, so not level)
             sideways = river[-1].sideways = True
         if not k.started:
             if self.seat0_edge is None:
@@ -517,6 +525,9 @@ class RiverReader:
 
 
 OVERLAP = 0.75  # of a tile's width: a box whose centre is this close to a tile's lies on it
+# this many of a river's tiles, and this share of them, unseen on one read: it was swept off (a
+# call takes one tile; two gone at once may be a call and a tile under the caller's arm)
+_SWEPT_TILES, _SWEPT_SHARE = 3, 0.8
 
 # a river tile's centre within this of its row's: level with upright neighbours (a sideways tile,
 # aligned on the row's player-side line, lies 2.3-7.2 mm deeper on the second evaluation set)

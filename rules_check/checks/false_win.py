@@ -22,7 +22,9 @@ one tile off): ``not_complete`` is judged on hands one tile off only. A complete
 beside a meld whose tiles make no set is judged by ``invalid_meld`` at the call, not here; nor is
 a hand in which a tile the camera read unsurely (``Hora.hand_unsure``), read as another kind,
 would complete it: that tile is the likeliest misreading (a referee would rather look again than
-call a chombo on it). Nor is
+call a chombo on it). Nor is any hand judged whose tiles were read unsurely more often than surely:
+such a reading is no evidence of the hand (set 8's hanchan-jansou-0 9390, low camera: 10 of 13
+unsure, three misread, a good shanpon read one tile off). Nor is
 ``no_yaku`` judged on a closed hand without riichi in a camera's stream (riichi is read from the
 sideways declaration tile; an upright one, itself a fault, would hide the yaku), nor on
 a hand with a wind triplet (a camera does not see the round wind).
@@ -116,6 +118,12 @@ def _melds_are_sets(melds) -> bool:
     return all(is_set("chi" if m.type == "chi" else "pon", m.all_tiles) for m in melds)
 
 
+def _read_mostly_unsurely(event) -> bool:
+    """Were more of the laid-open hand's tiles read unsurely than surely?"""
+    laid = event.hand or []
+    return len(set(event.hand_unsure or ()) & set(range(len(laid)))) * 2 > len(laid)
+
+
 def _unsure_tile_completes(event, hand: list[str]) -> bool:
     """Would one tile of ``hand`` read unsurely, read as some other kind, make it complete?"""
     for code in {event.hand[i] for i in event.hand_unsure or () if i < len(event.hand)}:
@@ -147,6 +155,8 @@ def check(event, situation: Situation) -> list[Finding]:
         in_hand.remove(pai)  # a ron tile still lies in the discarder's river
     if fifth_copy(situation.table, in_hand) is not None:
         return []  # the hand or the table is misread somewhere: no judgement on this reading
+    if _read_mostly_unsurely(event):
+        return []
     try:
         value = evaluate(event, situation.table, situation.ruleset)
     except NoValue as err:

@@ -2930,8 +2930,11 @@ def test_the_tile_owed_sideways_after_a_called_declaration_is_judged_by_where_it
     # hanchan-jansou-1 12846, overhead: seat 1's riichi tile (P) was ponned; its next discard (S)
     # lay sideways, its box flat but its angle read upright on every read: unknown, taken as
     # upright, a false riichi_not_sideways. Where it lies tells: 30.5 mm on and 4.5 mm deeper than
-    # its row (a sideways tile's place) is sideways; an upright tile's place is the irregularity.
-    for step, deeper, want in (((TILE_W + 35) / 2, 4.5, True), (TILE_W, 0.0, False)):
+    # its row (a sideways tile's place) is sideways; an upright tile's place (level, a tile's width
+    # on) is the irregularity. Set 8's hanchan-jansou-0 5592 (a far camera): read at an upright
+    # tile's pitch but 4.8 mm deep, not level: sideways, as the rules lay it.
+    cases = (((TILE_W + 35) / 2, 4.5, True), (TILE_W, 0.0, False), (TILE_W + 1.4, 4.8, True))
+    for step, deeper, want in cases:
         s, river = _two_discarded()
         declaration = (1, RIVER, tl.RIVER_LEFT + 13 + (TILE_W + 35) / 2, tl.RIVER_ROW0_V + 4.5, "P", True)
         for f in (12, 13):
@@ -3176,3 +3179,57 @@ def test_a_declaration_tile_seen_upright_on_every_read_stays_upright_when_a_call
     assert [e.target for e in s.events if e.type == "chi"] == ([2] if called else [])
     assert [a.code for a in s.alerts] == ([] if called else ["riichi_not_sideways"])
     assert not s.tracker.state_errors
+
+
+def _swept_table(drawn_out: bool) -> _Script:
+    """Six discards; then the table cleared edge by edge (two edges under arms at a time) and
+    fresh walls seen whole; ``drawn_out``: the record's live wall drawn out before the clear."""
+    s, rivers = _nine_discarded()
+    for col, (mine, theirs) in enumerate((("2m", "8s"), ("3m", "7s")), start=1):
+        rivers = rivers + [
+            (0, RIVER, tl.RIVER_LEFT + 13 + col * TILE_W, tl.RIVER_ROW0_V, mine, False),
+            (1, RIVER, tl.RIVER_LEFT + 13 + col * TILE_W, tl.RIVER_ROW0_V, theirs, False),
+        ]
+        s.read(_rows(rivers, {}), 10 + 2 * col)
+        s.read(_rows(rivers, {}), 11 + 2 * col)
+    assert len([e for e in s.events if e.type == "dahai"]) == 6
+    if drawn_out:
+        s.tracker.state.draws += s.tracker.state.live_wall  # (as after 70 draws)
+    patience = 3 * TrackerConfig().retract_after + 2
+    frame = 20
+    for trusted in ([True, True, False, False], [False, False, True, True]):
+        for _ in range(patience):
+            s.read(_table(), frame, np.array(trusted))
+            frame += 1
+    for _ in range(TrackerConfig().cleared_reads + 1):
+        s.read(_table(), frame)
+        frame += 1
+    return s
+
+
+def test_rivers_swept_off_at_a_draw_nobody_showed_end_the_kyoku_not_its_discards():
+    # set 8 hanchan-jansou-2 17942: an exhaustive draw, no hand shown; the table cleared edge by
+    # edge under the players' arms. The rivers read empty were taken back discard by discard
+    # ("no such tile in the river"), and with no discard left the kyoku was never seen cleared:
+    # the next kyoku's discards were read into it
+    s = _swept_table(drawn_out=False)
+    assert not [e for e in s.events if e.type == "retract"]
+    ends = [e.type for e in s.events if e.type in ("end_kyoku", "start_kyoku", "ryukyoku")]
+    assert ends[-1] == "end_kyoku" and ends[-2] == "start_kyoku"  # (no result: the wall was not out)
+    # the next kyoku's first discard opens a kyoku of its own
+    frame = s.events[-1].frame + 1
+    nxt = (2, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "N", False)
+    s.read(_table([nxt]), frame)
+    s.read(_table([nxt]), frame + 1)
+    assert [e.type for e in s.events if e.type in ("end_kyoku", "start_kyoku", "dahai")][-3:] == [
+        "end_kyoku",
+        "start_kyoku",
+        "dahai",
+    ]
+
+
+def test_a_table_cleared_with_the_live_wall_drawn_out_is_an_exhaustive_draw():
+    s = _swept_table(drawn_out=True)
+    end = [e for e in s.events if e.type in ("ryukyoku", "end_kyoku")]
+    assert [e.type for e in end] == ["ryukyoku", "end_kyoku"]
+    assert end[0].reason == "exhaustive" and end[0].hands is None  # (nobody showed a hand)

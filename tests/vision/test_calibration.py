@@ -10,7 +10,15 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.calibration import Calibration, CalibrationError, calibrate_frames, table_corners
+from vision.calibration import (
+    Calibration,
+    CalibrationError,
+    _felt_quad,
+    calibrate_frames,
+    felt_mask,
+    table_corners,
+)
+from vision.evaluate_calibration import truth_pixels
 from vision.video import first_frames
 
 CLIP = Path(__file__).resolve().parents[2] / "tracker" / "samples" / "demo-kyoku"
@@ -18,12 +26,7 @@ CLIP = Path(__file__).resolve().parents[2] / "tracker" / "samples" / "demo-kyoku
 
 def _truth_pixels(calib: dict, mm: np.ndarray) -> np.ndarray:
     """Where the renderer put felt points: its homography, then its lens distortion."""
-    h = np.asarray(calib["homography_mm_to_px"])
-    px = cv2.perspectiveTransform(mm.reshape(-1, 1, 2), h).reshape(-1, 2)
-    f, pp = calib["focal_px"], np.asarray(calib["principal_px"])
-    n = (px - pp) / f
-    r_corner = (np.hypot(1280, 720) / 2 / f) ** 2
-    return n * (1 + calib["k1"] / r_corner * (n**2).sum(1, keepdims=True)) * f + pp
+    return truth_pixels(calib, mm, (1280, 720))
 
 
 @pytest.fixture(scope="module")
@@ -105,3 +108,27 @@ def test_a_calibration_that_maps_nothing_is_refused_in_one_line(sample_calibrati
         with pytest.raises(CalibrationError, match="homography") as err:
             Calibration.load(path)
         assert len(str(err.value).splitlines()) == 1
+
+
+def _shaded_table(dark: float) -> tuple[np.ndarray, np.ndarray]:
+    """A 1280x720 view of a green felt square whose light falls to ``dark`` of its brightest at
+    the far (top) edge, on dark wood; and its corners."""
+    h, w = 720, 1280
+    image = np.full((h, w, 3), (20, 25, 35), np.uint8)
+    corners = np.array([[370, 60], [966, 68], [988, 686], [340, 680]], np.float32)
+    inside = np.zeros((h, w), np.uint8)
+    cv2.fillConvexPoly(inside, corners.astype(np.int32), 255)
+    light = dark + (1 - dark) * np.clip((np.arange(h, dtype=np.float32)[:, None] - 60) / 620, 0, 1)
+    felt = (np.array([40, 192, 70], np.float32) * light[..., None]).astype(np.uint8)
+    return np.where(inside[..., None] > 0, felt, image), corners
+
+
+def test_a_felt_in_shade_toward_its_far_edge_keeps_its_corners():
+    # set 8's t6-confusing_nakis_7: the far strip of a bright green felt in shade fell out of the
+    # one-colour felt mask, and a corner 40 px off put the far seat's river in its wall zone
+    image, corners = _shaded_table(dark=0.6)
+    small = cv2.resize(image, (640, 360), interpolation=cv2.INTER_AREA)
+    one_colour = _felt_quad(felt_mask(small)) * 2
+    assert np.linalg.norm(one_colour - corners, axis=1).max() > 50  # (measured 220 px)
+    found = table_corners(image)
+    assert np.linalg.norm(found - corners, axis=1).max() < 6  # (measured 3.3 px)

@@ -56,6 +56,18 @@ def test_a_tile_read_unsurely_that_would_complete_the_hand_is_no_false_win():
     assert found(checker) == [("false_win", 0, "chombo")]
 
 
+def test_a_hand_read_unsurely_more_often_than_surely_is_no_evidence_of_a_false_win():
+    stream = opening() + draw(1, "P") + draw(2, "P") + draw(3, "4s")
+    hand = ["2m", "3m", "4m", "4p", "5p", "6p", "6s", "7s", "8s", "2s", "3s", "5p", "7p"]
+    # six of thirteen unsure, none of which reread alone completes the hand: the fault stands
+    checker = feed(stream + [ev.Hora(actor=0, target=3, hand=hand, hand_unsure=[0, 1, 2, 6, 7, 8])])
+    assert found(checker) == [("false_win", 0, "chombo")]
+    # seven of thirteen: the camera could not read this hand, no judgement on it
+    assert (
+        found(feed(stream + [ev.Hora(actor=0, target=3, hand=hand, hand_unsure=[0, 1, 2, 6, 7, 8, 9])])) == []
+    )
+
+
 def test_furiten_ron_on_own_discarded_wait_and_furiten_tsumo_is_fine():
     # seat 0 held 4s and riichi'd discarding it: waits 1s/4s, 4s is in its river
     hands = ["234m456p678s234s5p", *HANDS[1:]]
