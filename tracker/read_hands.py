@@ -676,6 +676,7 @@ class HandReader:
             k.armed[e] is not None
             and in_turn(k, e)
             and not self._armed_before_last_discard(k, e)
+            and not _seen_plain_since_armed(k, e)
             and self._frame - k.apart_since[e] > self.cfg.hand_opening_frames
         )
 
@@ -753,6 +754,15 @@ def _said_short(k: Kyoku, e: int) -> bool:
 def _discarded_last(k: Kyoku, e: int) -> bool:
     """Was edge ``e``'s discard the last play read (no call, kan or other discard since)?"""
     return k.last_actor == e and k.after_call != e and k.last_discard is not None and k.last_discard[0] == e
+
+
+def _seen_plain_since_armed(k: Kyoku, e: int) -> bool:
+    """Was edge ``e``'s row seen plain (as the record has it, no tile apart) after it was last
+    seen holding a tile apart? Then that tile apart was a gap, not a draw it holds (set 8
+    kuikae-jansou-1-k0 1263, low camera: a tile apart since 1204 through two discards, re-armed
+    by a count change on the read of the 3m, plain on the next read, the hand laid open on that
+    3m: a ron read as a tsumo)."""
+    return k.plain_seen[e] > k.armed_at[e]
 
 
 def _seen_before_last_discard(k: Kyoku, frame: int | None, e: int) -> bool:

@@ -2261,6 +2261,24 @@ def test_the_next_seats_tile_apart_after_the_last_discard_is_its_draw_tsumo():
     assert [(e.actor, e.target) for e in hora] == [(2, 2)]
 
 
+def test_a_row_seen_plain_after_its_tile_apart_holds_no_draw():
+    # set 8 kuikae-jansou-1-k0 1263 (low camera): the next seat's row held a tile apart from before
+    # its kamicha's discard, re-armed by a count change on the discard's read, then seen plain;
+    # its hand laid open on that discard is a ron, not a tsumo. Seen apart again after the plain
+    # look, the tile is its draw (t6-complex_nakis_0)
+    first = (0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "1m", False)
+    nine = (1, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "9s", False)
+    for apart_again, want in ((False, (2, 1, "9s")), (True, (2, 2, None))):
+        s = _started()
+        s.read(_rows([first], {2: _hand(2, 13, drawn=True)}), 10)
+        s.read(_rows([first, nine], {2: _hand(2, 14, drawn=True)}), 15)
+        s.read(_rows([first, nine], {}), 16)  # plain: 13 standing, none apart
+        if apart_again:
+            s.read(_rows([first, nine], {2: _hand(2, 13, drawn=True)}), 25)
+        s.read(_rows([first, nine], {2: _open_hand(2, "123m456p789s11z999s")}), 40)
+        assert [(e.actor, e.target, e.pai) for e in s.events if e.type == "hora"] == [want]
+
+
 def test_a_tile_apart_first_seen_as_the_hand_is_laid_open_is_no_draw():
     # hanchan-jansou-1 19575 and -mleague-hanchan 24063 (set 3, overhead): the next seat's row
     # showed a tile apart 5 frames before its hand lay open on its kamicha's discard: the hand
