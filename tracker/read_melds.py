@@ -113,7 +113,7 @@ class MeldReader:
             kakans, first = kakans[later], first[later]
             for j in kakans[np.argsort(first, kind="stable")]:
                 self._kakan(k, e, new.select(np.array([j])), out)
-            order = np.nonzero(~added)[0]
+            order = np.nonzero(~added & ~_between_known_tiles(known, new.u, new.v))[0]
             order = order[_on_the_row(new.select(order))]
             order = order[np.argsort(-new.u[order])]  # right to left: the oldest meld first
             if len(order) and certain[order[0]] and self._left_of_last_call(k, e, new, int(order[0])):
@@ -1003,6 +1003,21 @@ def _on_a_sideways_tile(known: list[MeldTile], u: np.ndarray, v: np.ndarray, mat
     along = np.abs(u[:, None] - side_u[None]) < match_mm
     inward = side_v[None] - v[:, None] > TILE_W / 2
     return (along & inward).any(axis=1)
+
+
+def _between_known_tiles(known: list[MeldTile], u: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """(N,) bool: boxes whose centres lie between two neighbouring tiles of one known meld, on
+    its row: a box over both (a new call is laid beside the melds, never inside one; set 8's
+    hanchan-jansou-1 1150: a box between a chi's 2s and 4s taken as a pon's third tile, which put
+    the pon's sideways tile in its middle, a false meld_orientation). A kakan's tile, on the
+    sideways one, is taken before this is asked."""
+    out = np.zeros(len(u), bool)
+    for group in {m.group for m in known}:
+        tiles_in = sorted((m for m in known if m.group == group), key=lambda m: m.u)
+        row_v = float(np.median([m.v for m in tiles_in]))
+        for a, b in zip(tiles_in, tiles_in[1:]):
+            out |= (u > a.u) & (u < b.u) & (np.abs(v - row_v) < TILE_H / 2)
+    return out
 
 
 def _on_the_row(new: TableView) -> np.ndarray:

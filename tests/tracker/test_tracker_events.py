@@ -3251,3 +3251,33 @@ def test_a_table_cleared_with_the_live_wall_drawn_out_is_an_exhaustive_draw():
     end = [e for e in s.events if e.type in ("ryukyoku", "end_kyoku")]
     assert [e.type for e in end] == ["ryukyoku", "end_kyoku"]
     assert end[0].reason == "exhaustive" and end[0].hands is None  # (nobody showed a hand)
+
+
+def test_a_box_between_two_tiles_of_a_known_meld_is_no_tile_of_a_new_call():
+    # set 8 hanchan-jansou-1 1150 (overhead): a pon of 7p from shimocha laid left of a chi, its
+    # third tile unread; a box between the chi's 2s and 4s, read surer than they were on that
+    # read (so it stood for their place), was taken as the pon's third tile, which put the
+    # pon's sideways tile in its middle: a false meld_orientation
+    s = _call_from_left("C")
+    u = (308.3, 347.1, 378.2)  # (as read on that far camera: its tiles boxed wide apart)
+    first = [
+        (u[0], tl.MELD_V + 4.5, "C", True, 0.9),
+        (u[1], tl.MELD_V, "C", False, 0.9),
+        (u[2], tl.MELD_V, "C", False, 0.9),
+    ]
+    _lay_meld(s, first)
+    assert _last_call(s).laid.sideways == [0]
+    own = (0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "9m", False)
+    _lay_meld(s, first, frames=(6, 7), extra=[own])
+    shimocha = (1, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "7p", False)
+    _lay_meld(s, first, frames=(8, 9), extra=[own, shimocha])
+    second = [(243.3, tl.MELD_V, "7p", False, 0.9), (273.9, tl.MELD_V + 4.5, "7p", True, 0.9)]
+    straddling = [(362.6, tl.MELD_V, "7p", False, 0.95)]  # (15.5 mm from the 2s, read surer)
+    _lay_meld(s, first + second + straddling, frames=(10, 11), extra=[own])
+    pon = [e for e in s.events if e.type == "pon"][-1]
+    assert (pon.actor, pon.target, pon.pai) == (1, 2, "7p")  # (edge 0 is seat 1: from edge 1)
+    # two of its tiles seen: no layout to judge yet (with the box between the chi's tiles, three
+    # and its sideways tile in the middle)
+    assert pon.laid is None
+    checker = s.tracker.checker
+    assert "meld_orientation" not in [a.code for a in checker.held + checker.alerts]
