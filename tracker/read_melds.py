@@ -33,6 +33,7 @@ from tracker.melds import (
     seen_before,
     sideways_by_depth,
     sideways_by_place,
+    sideways_by_spacing,
     sure_pon,
 )
 from tracker.read_rivers import next_place
@@ -394,7 +395,7 @@ class MeldReader:
         down = np.nonzero(~lr.face_up)[0].tolist()
         if not side and not down:
             # the detector missed the turn (a far camera's small tiles): where it lies tells
-            side = sideways_by_place(lr.u, lr.v)
+            side = sideways_by_place(lr.u, lr.v) or _sideways_by_box_and_spacing(lr)
         group = 1 + max((m.group for m in k.melds[e]), default=-1)
         sure, near = self._sure_reads(lr), self._near_runner_up(lr)
         for j in range(len(lr)):
@@ -1003,6 +1004,20 @@ def _on_a_sideways_tile(known: list[MeldTile], u: np.ndarray, v: np.ndarray, mat
     along = np.abs(u[:, None] - side_u[None]) < match_mm
     inward = side_v[None] - v[:, None] > TILE_W / 2
     return (along & inward).any(axis=1)
+
+
+def _sideways_by_box_and_spacing(laid: TableView) -> list[int]:
+    """The sideways tile of a call whose angles all read upright: the one tile whose box is not
+    an upright tile's shape, where the gaps beside it are the wider ones (``sideways_by_spacing``).
+    A call laid all upright (the fault) shows upright-shaped boxes. (Set 8 t6-double_kakan_then_
+    chankan 2130, overhead: a pon of 6p from shimocha, its right tile sideways 36 mm from the next,
+    the others 25 mm apart, level with them and its box never upright-shaped: "no tile sideways",
+    a false meld_orientation.)"""
+    unshaped = np.nonzero(~laid.tall)[0].tolist()
+    if len(unshaped) != 1:
+        return []
+    wide = sideways_by_spacing(laid.u)
+    return wide if wide == unshaped else []
 
 
 def _between_known_tiles(known: list[MeldTile], u: np.ndarray, v: np.ndarray) -> np.ndarray:

@@ -3281,3 +3281,19 @@ def test_a_box_between_two_tiles_of_a_known_meld_is_no_tile_of_a_new_call():
     assert pon.laid is None
     checker = s.tracker.checker
     assert "meld_orientation" not in [a.code for a in checker.held + checker.alerts]
+
+
+def test_a_call_read_all_upright_takes_its_one_flat_boxed_tile_with_the_wider_gaps_as_sideways():
+    # set 8 t6-double_kakan_then_chankan 2130 (overhead): a pon's sideways tile read with an
+    # upright angle on every read, its box never an upright tile's shape, level with the others
+    # but 36 mm from its neighbour where they lay 25 mm apart: "no tile sideways", a false
+    # meld_orientation. Boxes all upright-shaped (a pon laid upright, the fault) stay unturned
+    for flat, want in ((True, [2]), (False, [])):
+        s = _call_from_left("C")
+        laid = [(0, MELD, u, tl.MELD_V, "C", False) for u in (390.0, 415.0, 451.0)]
+        for frame in (4, 5):
+            view = _view(_table() + laid)
+            view.tall[len(view) - 1] = not flat  # (its angle upright, its box a sideways one's)
+            s.events += s.tracker._emit(s.tracker._observe(view, frame, frame / 30), frame, frame / 30).events
+        (pon,) = [e for e in s.events if e.type == "pon"]
+        assert pon.laid.sideways == want
