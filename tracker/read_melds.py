@@ -1026,13 +1026,17 @@ def _between_known_tiles(known: list[MeldTile], u: np.ndarray, v: np.ndarray) ->
     hanchan-jansou-1 1150: a box between a chi's 2s and 4s taken as a pon's third tile, which put
     the pon's sideways tile in its middle, a false meld_orientation). A kakan's tile, on the
     sideways one, is taken before this is asked."""
-    out = np.zeros(len(u), bool)
-    for group in {m.group for m in known}:
-        tiles_in = sorted((m for m in known if m.group == group), key=lambda m: m.u)
-        row_v = float(np.median([m.v for m in tiles_in]))
-        for a, b in zip(tiles_in, tiles_in[1:]):
-            out |= (u > a.u) & (u < b.u) & (np.abs(v - row_v) < TILE_H / 2)
-    return out
+    if len(known) < 2 or not len(u):
+        return np.zeros(len(u), bool)
+    group = np.array([m.group for m in known])
+    ku, kv = np.array([m.u for m in known]), np.array([m.v for m in known])
+    order = np.lexsort((ku, group))  # each meld's tiles left to right, meld after meld
+    group, ku, kv = group[order], ku[order], kv[order]
+    pair = group[:-1] == group[1:]  # neighbours within one meld
+    left, right = ku[:-1][pair], ku[1:][pair]
+    row_v = ((kv[:-1] + kv[1:]) / 2)[pair]  # (the meld's row, at the pair)
+    inside = (u[:, None] > left) & (u[:, None] < right) & (np.abs(v[:, None] - row_v) < TILE_H / 2)
+    return inside.any(axis=1)
 
 
 def _on_the_row(new: TableView) -> np.ndarray:

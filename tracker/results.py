@@ -22,6 +22,7 @@ from tracker import tiles
 # the wall is empty when the record has this few live tiles left, or the camera sees this few
 # backs (the dead wall's top row of 7 stacks, less its flipped indicators)
 EMPTY_LIVE_WALL = 4
+EXHAUSTIVE = "exhaustive"  # a draw's reason when the live wall ran out
 EMPTY_WALL_BACKS = 7
 WINNING_COUNT = 14  # a winning hand's tiles, each meld counted as 3
 FIRST_GO_AROUND = 4  # discards in the kyoku up to which a kyuushu kyuuhai can be shown
@@ -32,7 +33,7 @@ _TERMINALS_HONOURS = {c for c in tiles.KINDS34 if tiles.is_honor(c) or tiles.num
 class Result:
     kind: str  # "hora" or "ryukyoku"
     winners: tuple[int, ...] = ()
-    reason: str = "exhaustive"  # a draw's: exhaustive, or the abortive draw's tenhou name
+    reason: str = EXHAUSTIVE  # a draw's: exhaustive, or the abortive draw's tenhou name
 
 
 def shown_count(codes: list[str], melds: int) -> int:

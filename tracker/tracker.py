@@ -41,7 +41,7 @@ from tracker.read_hands import HandReader
 from tracker.read_melds import MeldReader
 from tracker.read_rivers import RiverReader
 from tracker.readings import game_code
-from tracker.results import EMPTY_LIVE_WALL
+from tracker.results import EMPTY_LIVE_WALL, EXHAUSTIVE
 from tracker.table.state import StateError, TableState
 from tracker.temporal import StillnessGate
 from tracker.zones import HAND, RIVER, WALL, TableView, ZoneBands, assign, to_table
@@ -349,7 +349,7 @@ class TableTracker(RiverReader, MeldReader, HandReader, DoraReader):
                 if k.result is None and self.state.live_wall <= EMPTY_LIVE_WALL:
                     # the live wall drawn out and no hand shown: an exhaustive draw, all noten
                     # (set 8 hanchan-jansou-2 17942; the hands, unseen, are none in the record)
-                    out.append(lambda seat: ev.Ryukyoku(reason="exhaustive"))
+                    out.append(lambda seat: ev.Ryukyoku(reason=EXHAUSTIVE))
                     k.result = "ryukyoku"
         if k is not None and k.ended and k.ron_on is not None:
             self._read_more_rons(view, k, out)

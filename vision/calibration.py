@@ -124,7 +124,11 @@ SHADE_CUT_CORNER_PX = 10.0  # at WORK_WIDTH; see ``table_corners``
 
 def felt_mask(image: np.ndarray) -> np.ndarray:
     """(h, w) uint8 mask of the dominant uniform colour around the image centre (the felt)."""
-    lab = _lab(image)
+    return _felt_mask(_lab(image))
+
+
+def _felt_mask(lab: np.ndarray) -> np.ndarray:
+    """``felt_mask`` of an image's blurred Lab pixels (``_lab``)."""
     h, w = lab.shape[:2]
     # sample a ring between the centre panel and the walls, where felt is most of what shows
     ys, xs = np.mgrid[0:h, 0:w]
@@ -140,11 +144,11 @@ def felt_mask(image: np.ndarray) -> np.ndarray:
     return _opened(_near_colour(lab, felt))
 
 
-def shaded_felt_mask(image: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    """``felt_mask`` again, each pixel compared with the felt's colour where it lies: a plane in
-    x, y fitted to the felt ``mask`` found with one colour. The light falls off across a table;
-    a far edge in shade can fall out of the one-colour mask and take a corner with it."""
-    lab = _lab(image)
+def shaded_felt_mask(lab: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """The felt mask again (of an image's ``_lab`` pixels), each pixel compared with the felt's
+    colour where it lies: a plane in x, y fitted to the felt ``mask`` found with one colour. The
+    light falls off across a table; a far edge in shade can fall out of the one-colour mask and
+    take a corner with it."""
     h, w = mask.shape
     ys, xs = np.nonzero(mask)
     if len(xs) < 100:
@@ -179,10 +183,11 @@ def table_corners(image: np.ndarray) -> np.ndarray:
     h0, w0 = image.shape[:2]
     scale = WORK_WIDTH / w0 if w0 > WORK_WIDTH else 1.0
     small = cv2.resize(image, (round(w0 * scale), round(h0 * scale)), interpolation=cv2.INTER_AREA)
-    mask = felt_mask(small)
+    lab = _lab(small)
+    mask = _felt_mask(lab)
     quad = _felt_quad(mask)
     try:
-        shaded = _felt_quad(shaded_felt_mask(small, mask))
+        shaded = _felt_quad(shaded_felt_mask(lab, mask))
     except CalibrationError:
         shaded = quad
     # the one-colour felt's edges are the crisper (they end where the felt does); a corner the

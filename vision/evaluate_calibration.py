@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from functools import cache
 from pathlib import Path
 
 import cv2
@@ -28,12 +29,12 @@ def truth_pixels(camera: dict, mm: np.ndarray, size: tuple[int, int]) -> np.ndar
     """(N, 2) image px where the renderer put felt points ``mm`` (x right, y toward seat 0): its
     homography, then its lens distortion (``x_d = x_u (1 + k1 r^2 / r_corner^2)`` on coordinates
     normalised by the focal length, ``r_corner`` the image corner's). ``size``: (width, height)."""
+    from datasets.scene.camera import corner_r2, distort
+
     h = np.asarray(camera["homography_mm_to_px"], np.float64)
     px = cv2.perspectiveTransform(np.asarray(mm, np.float64).reshape(-1, 1, 2), h).reshape(-1, 2)
     f, pp = float(camera["focal_px"]), np.asarray(camera["principal_px"], np.float64)
-    n = (px - pp) / f
-    r_corner = (np.hypot(*size) / 2 / f) ** 2
-    return n * (1 + camera["k1"] / r_corner * (n**2).sum(1, keepdims=True)) * f + pp
+    return distort((px - pp) / f, float(camera["k1"]), corner_r2(size, f)) * f + pp
 
 
 def grid_mm(reach: float, step: float = 100.0) -> np.ndarray:
@@ -67,7 +68,17 @@ def clip_dirs(paths: list[Path]) -> list[Path]:
 
 
 def evaluate_clip(clip: Path, seconds: float, reach: float) -> dict:
-    truth = json.loads((clip / "truth.json").read_text())
+    """One clip's row: its camera and error, or ``error`` (a one-line reason) where its truth is
+    unreadable or its video does not calibrate."""
+    try:
+        truth = json.loads((clip / "truth.json").read_text())
+        if not all(int(truth[side]) > 0 for side in ("width", "height")):
+            raise ValueError("width and height must be positive")
+        missing = [key for key in _CAMERA_KEYS if key not in truth["calibration"]]
+        if missing:
+            raise KeyError(f"calibration.{missing[0]}")
+    except (OSError, ValueError, KeyError, TypeError) as err:
+        return {"clip": clip.name, "camera": "?", "error": f"bad truth.json: {err!r}"}
     row = {"clip": clip.name, "camera": _preset(truth, clip)}
     try:
         calibration = calibrate_frames(first_frames(clip / "video.mp4", seconds))
@@ -76,19 +87,27 @@ def evaluate_clip(clip: Path, seconds: float, reach: float) -> dict:
     return row | calibration_error(calibration, truth, reach)
 
 
+# what ``truth_pixels`` reads of the truth's camera
+_CAMERA_KEYS = ("homography_mm_to_px", "focal_px", "principal_px", "k1")
+
+
 def _preset(truth: dict, clip: Path) -> str:
     """The camera preset's name from the evaluation set's ``plan.json``, else the camera's height
     and tilt (a clip rendered alone)."""
-    plan = clip.parent.parent / "plan.json"
-    if plan.is_file():
-        try:
-            named = {c["name"]: c.get("camera") for c in json.loads(plan.read_text()).get("clips", [])}
-        except (ValueError, KeyError, TypeError, AttributeError):
-            named = {}
-        if named.get(clip.name):
-            return named[clip.name]
+    named = _plan_cameras(clip.parent.parent / "plan.json")
+    if named.get(clip.name):
+        return named[clip.name]
     camera = truth.get("camera", {})
     return f"{camera.get('height_mm', '?')}mm-{camera.get('tilt_deg', '?')}deg"
+
+
+@cache
+def _plan_cameras(plan: Path) -> dict[str, str | None]:
+    """Clip name -> camera preset, from an evaluation set's ``plan.json`` (read once a set)."""
+    try:
+        return {c["name"]: c.get("camera") for c in json.loads(plan.read_text()).get("clips", [])}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return {}
 
 
 def summarise(rows: list[dict]) -> dict:

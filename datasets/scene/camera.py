@@ -66,6 +66,20 @@ PRESETS = {
 }
 
 
+def corner_r2(size: tuple[int, int], focal: float) -> float:
+    """The image corner's squared radius in coordinates normalised by the focal length: the
+    lens distortion's strength ``k1`` is given there."""
+    return (np.hypot(*size) / 2 / focal) ** 2
+
+
+def distort(norm: np.ndarray, k1: float, r2_corner: float) -> np.ndarray:
+    """Undistorted image coordinates normalised by the focal length -> where the lens puts them:
+    ``x_d = x_u (1 + k1 r^2 / r_corner^2)`` (the renderer's lens, as ``truth.json`` describes
+    it; ``r2_corner`` from ``corner_r2``)."""
+    r2 = (norm**2).sum(axis=-1, keepdims=True)
+    return norm * (1 + k1 / r2_corner * r2)
+
+
 @dataclass
 class CameraModel:
     preset: CameraPreset
@@ -96,15 +110,15 @@ class CameraModel:
         pts = np.asarray(points, float).reshape(-1, 3)
         cam = (pts - self.centre) @ self.rotation.T
         norm = cam[:, :2] / cam[:, 2:3]
-        r2 = (norm**2).sum(axis=1, keepdims=True)
-        distorted = norm * (1 + self.preset.k1 / self._r2_scale * r2)
-        return distorted * self.focal + self.principal
+        return distort(norm, self.preset.k1, self._r2_scale) * self.focal + self.principal
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return self.preset.width, self.preset.height
 
     @property
     def _r2_scale(self) -> float:
-        # distortion strength is given at the image corner
-        half_diag = np.hypot(self.preset.width, self.preset.height) / 2
-        return (half_diag / self.focal) ** 2
+        return corner_r2(self.size, self.focal)
 
     def homography_felt_to_ideal(self) -> np.ndarray:
         """3x3 homography from felt (x, y mm, z=0) to undistorted image pixels."""

@@ -61,6 +61,18 @@ def test_a_clip_that_does_not_calibrate_is_listed_with_its_error(tmp_path, capsy
     assert figures["summary"]["failed"] == ["broken"] and "error" in figures["clips"][0]
 
 
+def test_a_clip_whose_truth_is_unreadable_is_listed_not_a_traceback(tmp_path, capsys):
+    for name, text in (("garbled", "{not json"), ("no-camera", json.dumps({"width": 1280, "height": 720}))):
+        clip = tmp_path / "set" / "clips" / name
+        clip.mkdir(parents=True)
+        (clip / "truth.json").write_text(text)
+        (clip / "video.mp4").write_bytes((CLIP / "video.mp4").read_bytes())
+    assert main([str(tmp_path / "set")]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert figures["summary"]["failed"] == ["garbled", "no-camera"]
+    assert all(r["error"].startswith("bad truth.json") for r in figures["clips"])
+
+
 def test_bad_arguments_are_one_line(tmp_path, capsys):
     assert main([str(tmp_path / "nowhere")]) == 2
     assert capsys.readouterr().err.strip().endswith("not a folder: " + str(tmp_path / "nowhere"))
