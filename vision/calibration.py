@@ -180,21 +180,43 @@ def _opened(mask: np.ndarray) -> np.ndarray:
 
 def table_corners(image: np.ndarray) -> np.ndarray:
     """(4, 2) image px of the felt square's corners, ordered TL, TR, BR, BL in the image."""
+    small, scale = work_image(image)
+    quad, shaded = felt_quads(small)
+    # the one-colour felt's edges are the crisper (they end where the felt does); a corner the
+    # shaded felt puts this far away was cut off by shade (set 8 t6-confusing_nakis_7: 40 px)
+    if shade_shift_px(quad, shaded) > SHADE_CUT_CORNER_PX:
+        quad = shaded
+    return quad / scale
+
+
+def work_image(image: np.ndarray) -> tuple[np.ndarray, float]:
+    """The image downscaled to ``WORK_WIDTH`` (never up), and the scale applied."""
     h0, w0 = image.shape[:2]
     scale = WORK_WIDTH / w0 if w0 > WORK_WIDTH else 1.0
     small = cv2.resize(image, (round(w0 * scale), round(h0 * scale)), interpolation=cv2.INTER_AREA)
+    return small, scale
+
+
+def calibration_frames(frames: list[np.ndarray]) -> list[np.ndarray]:
+    """The frames ``calibrate_frames`` looks at: about 8, spread over those given."""
+    return frames[:: max(1, len(frames) // 8)]
+
+
+def felt_quads(small: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(one-colour, shaded) felt corners of an image already at ``WORK_WIDTH`` (``felt_mask``,
+    ``shaded_felt_mask``); the shaded ones are the one-colour ones where that mask is no square."""
     lab = _lab(small)
     mask = _felt_mask(lab)
     quad = _felt_quad(mask)
     try:
-        shaded = _felt_quad(shaded_felt_mask(lab, mask))
+        return quad, _felt_quad(shaded_felt_mask(lab, mask))
     except CalibrationError:
-        shaded = quad
-    # the one-colour felt's edges are the crisper (they end where the felt does); a corner the
-    # shaded felt puts this far away was cut off by shade (set 8 t6-confusing_nakis_7: 40 px)
-    if np.linalg.norm(shaded - quad, axis=1).max() > SHADE_CUT_CORNER_PX:
-        quad = shaded
-    return quad / scale
+        return quad, quad
+
+
+def shade_shift_px(quad: np.ndarray, shaded: np.ndarray) -> float:
+    """How far (px) the shaded felt moves a corner of the one-colour felt's quad."""
+    return float(np.linalg.norm(shaded - quad, axis=1).max())
 
 
 def _felt_quad(mask: np.ndarray) -> np.ndarray:
@@ -271,8 +293,7 @@ def calibrate_frames(frames: list[np.ndarray], felt_half_mm: float = FELT_HALF_M
     if not frames:
         raise CalibrationError("no frames to calibrate from")
     found, last = [], None
-    step = max(1, len(frames) // 8)
-    for image in frames[::step]:
+    for image in calibration_frames(frames):
         try:
             found.append(table_corners(image))
         except CalibrationError as err:

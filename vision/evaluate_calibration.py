@@ -21,7 +21,16 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.calibration import Calibration, CalibrationError, calibrate_frames
+from vision.calibration import (
+    SHADE_CUT_CORNER_PX,
+    Calibration,
+    CalibrationError,
+    calibrate_frames,
+    calibration_frames,
+    felt_quads,
+    shade_shift_px,
+    work_image,
+)
 from vision.video import VideoError, first_frames
 
 
@@ -81,10 +90,23 @@ def evaluate_clip(clip: Path, seconds: float, reach: float) -> dict:
         return {"clip": clip.name, "camera": "?", "error": f"bad truth.json: {err!r}"}
     row = {"clip": clip.name, "camera": _preset(truth, clip)}
     try:
-        calibration = calibrate_frames(first_frames(clip / "video.mp4", seconds))
+        frames = first_frames(clip / "video.mp4", seconds)
+        calibration = calibrate_frames(frames)
     except (CalibrationError, VideoError) as err:
         return row | {"error": str(err)}
-    return row | calibration_error(calibration, truth, reach)
+    return row | calibration_error(calibration, truth, reach) | {"shade_shift_px": _shade_shift(frames)}
+
+
+def _shade_shift(frames: list[np.ndarray]) -> float:
+    """The most the shaded felt moved a corner of the one-colour felt on the frames calibrated
+    from (px at ``WORK_WIDTH``; used past ``SHADE_CUT_CORNER_PX``)."""
+    shifts = []
+    for image in calibration_frames(frames):
+        try:
+            shifts.append(shade_shift_px(*felt_quads(work_image(image)[0])))
+        except CalibrationError:
+            continue
+    return round(max(shifts, default=0.0), 1)
 
 
 # what ``truth_pixels`` reads of the truth's camera
@@ -126,9 +148,17 @@ def summarise(rows: list[dict]) -> dict:
             "worst_max_mm": round(float(max(big)), 2),
         }
 
+    shifted = sorted(ok, key=lambda r: -r["shade_shift_px"])
     return {
         "clips": len(rows),
         "failed": [r["clip"] for r in rows if "error" in r],
+        # where the shaded felt's corners were taken (``vision.calibration.SHADE_CUT_CORNER_PX``)
+        "shaded_corners_used_on_some_frame": [
+            r["clip"] for r in shifted if r["shade_shift_px"] > SHADE_CUT_CORNER_PX
+        ],
+        "largest_shade_shift_px_otherwise": next(
+            (r["shade_shift_px"] for r in shifted if r["shade_shift_px"] <= SHADE_CUT_CORNER_PX), None
+        ),
         "all": stats(ok) if ok else None,
         "by_camera": {k: stats(v) for k, v in sorted(groups.items())},
     }

@@ -48,6 +48,9 @@ def test_the_sample_clip_is_scored_per_clip_and_per_camera(tmp_path, capsys):
     assert row["clip"] == "demo-kyoku" and row["camera"] == "tilted"
     assert 0 < row["median_mm"] < 6 and row["median_mm"] <= row["max_mm"] < 20  # (measured 2.9 / 12.4)
     assert figures["summary"]["by_camera"]["tilted"]["clips"] == 1 and figures["summary"]["failed"] == []
+    # the sample's felt is lit evenly: the shaded felt agrees with the one-colour one
+    assert 0 <= row["shade_shift_px"] <= 10 and figures["summary"]["shaded_corners_used_on_some_frame"] == []
+    assert figures["summary"]["largest_shade_shift_px_otherwise"] == row["shade_shift_px"]
 
 
 def test_a_clip_that_does_not_calibrate_is_listed_with_its_error(tmp_path, capsys):
