@@ -102,13 +102,14 @@ class DoraReader:
             target_type=p.event, target_frame=p.frame, pai=c, reason="tile reread"
         )
 
-    def _flush_dora(self, k: Kyoku, out: list) -> None:
+    def _flush_dora(self, k: Kyoku, out: list, ending: bool = False) -> None:
         """A new indicator follows a kan: one turned before the kan is read (the kan maker's arm
         still over its meld) waits for it, so the record keeps kan, then dora; not forever (a kan
-        the camera missed must not cost the indicator). One let go for a kan not read is not
-        counted against the kans read: the next kan read still has its own."""
+        the camera missed must not cost the indicator), and not past the kyoku's result
+        (``ending``: the indicator was turned before the hands were laid open). One let go for a
+        kan not read is not counted against the kans read: the next kan read still has its own."""
         while k.dora_waiting and (
-            k.kans > k.doras or self._frame - k.dora_waiting[0][1] > self.cfg.dora_wait_frames
+            ending or k.kans > k.doras or self._frame - k.dora_waiting[0][1] > self.cfg.dora_wait_frames
         ):
             place, _ = k.dora_waiting.pop(0)
             if k.kans > k.doras:

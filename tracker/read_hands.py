@@ -572,6 +572,10 @@ class HandReader:
         if not opened or not k.started:
             return
         k.ended = True
+        # an indicator turned for a kan not read yet still belongs to this kyoku (set 8
+        # t6-suukantsu_0: the fourth kan's, turned 107 frames before the win, waited for a kan
+        # read as a pon)
+        self._flush_dora(k, out, ending=True)
         groups = [len({m.group for m in k.melds[e]}) for e in range(4)]
         discards = sum(len(river) for river in k.rivers)
         wall_backs = int(view.select(view.zone == WALL).back.sum())

@@ -89,6 +89,7 @@ class MeldReader:
                 self._review_ankans(k, e, out)
             new = obs.select(fresh)
             certain = seen_before(new.u, new.v, k.cand_meld[e], self.cfg.match_mm)
+            hidden = self._hidden_new_tiles(k, e, view, new, certain)
             k.cand_meld[e] = new.uv
             if not certain.all():
                 self.gate.confirm(self.cfg.confirm_frames)
@@ -112,8 +113,6 @@ class MeldReader:
             # (3 of the 4 phantom kakans left on sets 2-4: set 4's hanchan-jansou-1 14421)
             later &= first < min((c[4] for c in k.cand_river[e]), default=np.inf)
             kakans, first = kakans[later], first[later]
-            for j in kakans[np.argsort(first, kind="stable")]:
-                self._kakan(k, e, new.select(np.array([j])), out)
             order = np.nonzero(~added & ~_between_known_tiles(known, new.u, new.v))[0]
             order = order[_on_the_row(new.select(order))]
             order = order[np.argsort(-new.u[order])]  # right to left: the oldest meld first
@@ -124,11 +123,51 @@ class MeldReader:
             groups = ready_melds(codes, rest.back.tolist(), certain[order].tolist())
             if len(rest) == 4 and certain[order].all() and _laid_as_a_kan(k, e, rest, codes):
                 groups = [[0, 1, 2, 3]]  # (a kan as laid, whatever its faces read)
-            for group in groups:
+            groups = [] if hidden else groups
+            glimpses = k.meld_glimpses[e]
+            seen = [first_sighting(rest.u[g], rest.v[g], glimpses, self.cfg.match_mm).min() for g in groups]
+            # kakans and calls read at once (an arm over the area until all were laid): in the
+            # order first glimpsed, a call before a kakan on the same read
+            steps = sorted(
+                [(float(f), 1, int(j)) for f, j in zip(first.tolist(), kakans.tolist())]
+                + [(float(f), 0, i) for i, f in enumerate(seen)]
+            )
+            for _, is_kakan, i in steps:
+                if is_kakan:
+                    self._kakan(k, e, new.select(np.array([i])), out)
+                    continue
+                group = groups[i]
                 if len(group) == 2 and not self._last_discard_gone(k, e):
                     continue  # two tiles: a call only as the last discard leaves its river
                 called |= self._meld(k, e, rest.select(np.array(group)), view, out)
         return called
+
+    def _hidden_new_tiles(
+        self, k: Kyoku, e: int, view: TableView, new: TableView, certain: np.ndarray
+    ) -> bool:
+        """Is a new meld tile of edge ``e`` out of view on this read: one new on the read before,
+        or one seen on two reads in a row within ``meld_hidden_frames`` and not read into a meld
+        since? Then part of the area is hidden (set 8 t6-suukantsu_0 2012-2056: an arm lying still
+        across seat 2's melds, over two tiles of a daiminkan then read as a pon of the two left,
+        then of one beside the next ankan), and the seat's calls wait for a whole read: a call
+        read in part is read wrong, and the calls laid after it would come first."""
+        here = view.select(view.edge == e)  # (a tile now boxed in another zone is not hidden)
+        match = self.cfg.match_mm
+        before = k.cand_meld[e]
+        hidden = not seen_before(before[:, 0], before[:, 1], here.uv, match).all()
+        unread = k.meld_unread[e]
+        if k.melds[e] and len(unread):
+            known = np.array([(m.u, m.v) for m in k.melds[e]])
+            unread = unread[~seen_before(unread[:, 0], unread[:, 1], known, match)]
+        in_view = seen_before(unread[:, 0], unread[:, 1], here.uv, match)
+        recent = self._frame - unread[:, 2] <= self.cfg.meld_hidden_frames
+        hidden |= bool((~in_view & recent).any())
+        unread = unread[in_view | recent]
+        unread[in_view[in_view | recent], 2] = self._frame
+        sure = new.uv[certain]
+        sure = sure[~seen_before(sure[:, 0], sure[:, 1], unread[:, :2], match)]
+        k.meld_unread[e] = np.concatenate([unread, np.column_stack([sure, np.full(len(sure), self._frame)])])
+        return hidden
 
     def _sure_reads(self, obs: TableView) -> np.ndarray:
         """(N,) bool: meld tiles read surely, face up at ``meld_min_confidence`` and

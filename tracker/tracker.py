@@ -77,6 +77,8 @@ class TrackerConfig(BaseModel):
     open_hand_confidence: float = 0.6
     crop: bool = True  # run the detector on the felt's bounding box only
     confirm_frames: int = 1  # a new river / meld tile must be seen again this many still frames later
+    # a meld area's new tile out of view (an arm lying still over it) holds its seat's calls this long
+    meld_hidden_frames: int = 150
     hand_agree: int = 3  # still readings in a row that must agree on a hand's count
     # ... on the draw of the hand whose turn it is (a tile apart, or one more in a whole row): a
     # turn at the evaluation set's pace has one still read between draw and discard, where 200 of
@@ -346,6 +348,7 @@ class TableTracker(RiverReader, MeldReader, HandReader, DoraReader):
             k.cleared = k.cleared + 1 if self._cleared(k, backs, view, river_tiles) else 0
             if k.cleared >= self.cfg.cleared_reads:
                 k.ended = True
+                self._flush_dora(k, out, ending=True)
                 if k.result is None and self.state.live_wall <= EMPTY_LIVE_WALL:
                     # the live wall drawn out and no hand shown: an exhaustive draw, all noten
                     # (set 8 hanchan-jansou-2 17942; the hands, unseen, are none in the record)

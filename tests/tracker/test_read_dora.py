@@ -10,7 +10,7 @@ import numpy as np
 from datasets.scene import table_layout as tl
 from tests.tracker.test_tracker_events import _Script, _table, _view
 from tracker.events import apply_retractions
-from tracker.zones import RIVER, WALL
+from tracker.zones import HAND, RIVER, WALL
 
 FIRST = (0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "1m", False)
 
@@ -106,3 +106,20 @@ def test_a_face_read_barely_sure_in_the_wall_is_not_read():
         view = replace(view, confidence=np.where(view.u == 179.0, 0.06, 1.0).astype(np.float32))
         s.events += s.tracker._emit(s.tracker._observe(view, f, f / 30), f, f / 30).events
     assert _doras(s) == []
+
+
+def test_an_indicator_still_waiting_for_its_kan_when_a_hand_is_laid_open_is_this_kyokus():
+    # set 8 t6-suukantsu_0: the fourth kan was read as a pon, so its indicator waited for a kan
+    # until the win 107 frames later, and the kyoku closed without it
+    from tests.tracker.test_tracker_events import _open_hand
+
+    s = _started()
+    turned = [_wall_tile(176.0, "3m")]
+    _play(s, (20, 21, 40), extra=turned)
+    assert _doras(s) == []  # waiting for a kan
+    won = [r for r in _deal("7p", [FIRST, *turned]) if not (r[0] == 2 and r[1] == HAND)]
+    won += _open_hand(2, "123m456p789s11z999s")
+    s.read(won, 60)
+    record = [e.type for e in apply_retractions(s.events) if e.type in ("dora", "hora", "ryukyoku")]
+    assert _doras(s) == [("3m", 60)]
+    assert record[0] == "dora" and len(record) == 2  # turned before the hands: dora, then the result
