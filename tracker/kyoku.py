@@ -201,9 +201,9 @@ class Kyoku:
     vanished: list = field(default_factory=list)
     # (M, 2) u, v of the new meld tiles seen on the last read, per edge
     cand_meld: list[np.ndarray] = field(default_factory=lambda: [np.zeros((0, 2))] * 4)
-    # (M, 3) u, v, frame last in view of new meld tiles seen on two reads in a row and not yet
-    # read into a meld, per edge (``MeldReader._hidden_new_tiles``)
-    meld_unread: list[np.ndarray] = field(default_factory=lambda: [np.zeros((0, 3))] * 4)
+    # (M, 4) u, v, frame last and first in view of the new meld tiles seen on the edge's reads and
+    # not yet read into a meld, per edge (``MeldReader._hidden_new_tiles``)
+    meld_unread: list[np.ndarray] = field(default_factory=lambda: [np.zeros((0, 4))] * 4)
     # (M, 3) u, v, frame first in view of new meld tiles, per edge (reads of moving edges too)
     meld_glimpses: list[np.ndarray] = field(default_factory=lambda: [np.zeros((0, 3))] * 4)
     hand_seen: list[tuple[int, bool] | None] = field(default_factory=lambda: [None] * 4)  # (count, one apart)

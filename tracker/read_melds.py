@@ -89,7 +89,7 @@ class MeldReader:
                 self._review_ankans(k, e, out)
             new = obs.select(fresh)
             certain = seen_before(new.u, new.v, k.cand_meld[e], self.cfg.match_mm)
-            hidden = self._hidden_new_tiles(k, e, view, new, certain)
+            hidden, back = self._hidden_new_tiles(k, e, view, new, certain)
             k.cand_meld[e] = new.uv
             if not certain.all():
                 self.gate.confirm(self.cfg.confirm_frames)
@@ -102,7 +102,6 @@ class MeldReader:
             # a back at 0.29-0.31 for three reads, was a phantom kakan of the pon's kind)
             floor = np.where(new.face_up, self.cfg.kakan_min_confidence, self.cfg.meld_min_confidence)
             kakans = np.nonzero(added & certain & (new.confidence >= floor))[0]
-            # several added at once (two kakans between clean reads): in the order first glimpsed
             first = first_sighting(new.u[kakans], new.v[kakans], k.meld_glimpses[e], self.cfg.match_mm)
             # a kakan's tile is laid after its call: one in view since the call was read is the
             # call's tile boxed twice (hanchan-jansou-2 12276, a sideways tile boxed again 19 mm
@@ -123,14 +122,22 @@ class MeldReader:
             groups = ready_melds(codes, rest.back.tolist(), certain[order].tolist())
             if len(rest) == 4 and certain[order].all() and _laid_as_a_kan(k, e, rest, codes):
                 groups = [[0, 1, 2, 3]]  # (a kan as laid, whatever its faces read)
-            groups = [] if hidden else groups
-            glimpses = k.meld_glimpses[e]
-            seen = [first_sighting(rest.u[g], rest.v[g], glimpses, self.cfg.match_mm).min() for g in groups]
-            # kakans and calls read at once (an arm over the area until all were laid): in the
-            # order first glimpsed, a call before a kakan on the same read
+            whole = _first_beside(hidden, [rest.select(np.array(g)) for g in groups])
+            if whole < len(groups) or back or (len(rest) and _first_beside(hidden, [rest]) == 0):
+                # a kakan too, until the tiles hidden are certain again: the record keeps the
+                # order things were laid in
+                groups, kakans = groups[:whole], kakans[:0]
+            # several read at once (two kakans between clean reads, an arm over the area until
+            # all were laid): in the order first seen, a call before a kakan seen on the same read
             steps = sorted(
-                [(float(f), 1, int(j)) for f, j in zip(first.tolist(), kakans.tolist())]
-                + [(float(f), 0, i) for i, f in enumerate(seen)]
+                [
+                    (float(f), 1, int(j))
+                    for f, j in zip(self._first_seen(k, e, new.u[kakans], new.v[kakans]), kakans)
+                ]
+                + [
+                    (float(self._first_seen(k, e, rest.u[g], rest.v[g]).min()), 0, i)
+                    for i, g in enumerate(groups)
+                ]
             )
             for _, is_kakan, i in steps:
                 if is_kakan:
@@ -144,30 +151,37 @@ class MeldReader:
 
     def _hidden_new_tiles(
         self, k: Kyoku, e: int, view: TableView, new: TableView, certain: np.ndarray
-    ) -> bool:
-        """Is a new meld tile of edge ``e`` out of view on this read: one new on the read before,
-        or one seen on two reads in a row within ``meld_hidden_frames`` and not read into a meld
-        since? Then part of the area is hidden (set 8 t6-suukantsu_0 2012-2056: an arm lying still
-        across seat 2's melds, over two tiles of a daiminkan then read as a pon of the two left,
-        then of one beside the next ankan), and the seat's calls wait for a whole read: a call
-        read in part is read wrong, and the calls laid after it would come first."""
+    ) -> tuple[np.ndarray, bool]:
+        """The new tiles of edge ``e``'s meld area seen on its reads within ``meld_hidden_frames``
+        and not read into a meld since: (M, 2) u, v of those out of view now (an arm lying still
+        over them), and whether one is back in view but not yet certain (not seen on the read
+        before). Remembers this read's new tiles."""
         here = view.select(view.edge == e)  # (a tile now boxed in another zone is not hidden)
         match = self.cfg.match_mm
-        before = k.cand_meld[e]
-        hidden = not seen_before(before[:, 0], before[:, 1], here.uv, match).all()
-        unread = k.meld_unread[e]
-        if k.melds[e] and len(unread):
+        seen = k.meld_unread[e]
+        if k.melds[e] and len(seen):
             known = np.array([(m.u, m.v) for m in k.melds[e]])
-            unread = unread[~seen_before(unread[:, 0], unread[:, 1], known, match)]
-        in_view = seen_before(unread[:, 0], unread[:, 1], here.uv, match)
-        recent = self._frame - unread[:, 2] <= self.cfg.meld_hidden_frames
-        hidden |= bool((~in_view & recent).any())
-        unread = unread[in_view | recent]
-        unread[in_view[in_view | recent], 2] = self._frame
-        sure = new.uv[certain]
-        sure = sure[~seen_before(sure[:, 0], sure[:, 1], unread[:, :2], match)]
-        k.meld_unread[e] = np.concatenate([unread, np.column_stack([sure, np.full(len(sure), self._frame)])])
-        return hidden
+            seen = seen[~seen_before(seen[:, 0], seen[:, 1], known, match)]
+        back = bool((seen_before(new.u, new.v, seen[:, :2], match) & ~certain).any())
+        in_view = seen_before(seen[:, 0], seen[:, 1], here.uv, match)
+        seen[in_view, 2] = self._frame
+        recent = self._frame - seen[:, 2] <= self.cfg.meld_hidden_frames
+        seen, in_view = seen[recent], in_view[recent]
+        fresh = new.uv[~seen_before(new.u, new.v, seen[:, :2], match)]
+        now = np.full((len(fresh), 2), float(self._frame))
+        k.meld_unread[e] = np.concatenate([seen, np.column_stack([fresh, now])])
+        return seen[~in_view, :2], back
+
+    def _first_seen(self, k: Kyoku, e: int, u: np.ndarray, v: np.ndarray) -> np.ndarray:
+        """(N,) frame each new meld tile at ``u``, ``v`` was first in view: glimpsed on any read,
+        or seen on the edge's reads before an arm hid it (``meld_glimpses`` forgets a tile out of
+        view: set 8 t6-suukantsu_0's kakan, hidden between reads, then read after the ankan laid
+        under the arm)."""
+        unread = k.meld_unread[e]
+        return np.minimum(
+            first_sighting(u, v, k.meld_glimpses[e], self.cfg.match_mm),
+            first_sighting(u, v, unread[:, [0, 1, 3]], self.cfg.match_mm),
+        )
 
     def _sure_reads(self, obs: TableView) -> np.ndarray:
         """(N,) bool: meld tiles read surely, face up at ``meld_min_confidence`` and
@@ -778,6 +792,23 @@ class MeldReader:
         if len(turned) != 1 or turned == call.side or any(net[i] > -margin for i in call.side):
             return call.side
         return turned
+
+
+def _first_beside(hidden: np.ndarray, groups: list[TableView]) -> int:
+    """Index of the first of ``groups`` (right to left) with a ``hidden`` tile ((M, 2) u, v) on its
+    row, among its tiles or a tile's width from its ends; ``len(groups)`` if none. That call is
+    read in part, and the calls left of it are cut from the wrong tiles (set 8 t6-suukantsu_0
+    2012-2056: an arm lying still across seat 2's melds over two tiles of a daiminkan, read as a
+    pon of the two left, then one of them as a chi with the next ankan's tiles): they wait."""
+    for i, g in enumerate(groups):
+        near = (
+            (hidden[:, 0] > g.u.min() - TILE_W - TILE_H / 2)
+            & (hidden[:, 0] < g.u.max() + TILE_W + TILE_H / 2)
+            & (np.abs(hidden[:, 1] - g.v.mean()) < TILE_H)
+        )
+        if near.any():
+            return i
+    return len(groups)
 
 
 @cache

@@ -3297,3 +3297,46 @@ def test_a_call_read_all_upright_takes_its_one_flat_boxed_tile_with_the_wider_ga
             s.events += s.tracker._emit(s.tracker._observe(view, frame, frame / 30), frame, frame / 30).events
         (pon,) = [e for e in s.events if e.type == "pon"]
         assert pon.laid.sideways == want
+
+
+def test_a_call_under_an_arm_lying_still_waits_for_a_whole_read_and_keeps_its_place():
+    # set 8 t6-suukantsu_0: an arm lay still across seat 2's meld area for ~55 frames, over two
+    # tiles of a daiminkan just laid; the two left in view were read as a pon, and a kakan and an
+    # ankan laid under the arm came out in the wrong order
+    s = _started()
+    first = (0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "1m", False)
+    disc = (2, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "C", False)
+    pon = [
+        (0, MELD, 390.0, tl.MELD_V, "C", False),
+        (0, MELD, 416.0, tl.MELD_V, "C", False),
+        (0, MELD, 448.5, tl.MELD_V + 4.5, "C", True),
+    ]
+    s.read(_rows([first, disc], {}), 10)
+    s.read(_rows([first, disc], {}), 11)
+    s.read(_rows([first], {}) + pon, 20)
+    s.read(_rows([first], {}) + pon, 21)
+    nine = (1, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "9s", False)
+    s.read(_rows([first, nine], {}) + pon, 30)
+    s.read(_rows([first, nine], {}) + pon, 31)
+    kan = [(0, MELD, u, tl.MELD_V, "9s", False) for u in (274.0, 300.0, 326.0)]
+    kan.append((0, MELD, 356.5, tl.MELD_V + 4.5, "9s", True))
+    added = [(0, MELD, 448.5, tl.MELD_V + 4.5 - 26, "C", True)]
+    ankan = [
+        (0, MELD, u, tl.MELD_V, c, False) for u, c in ((165, "2m"), (191, "back"), (217, "back"), (243, "2m"))
+    ]
+    under_arm = [kan[0], kan[3]]  # the arm over the kan's middle two
+    s.read(_rows([first], {}) + pon + kan, 40)
+    for f in (50, 51):
+        s.read(_rows([first], {}) + pon + under_arm, f)
+    for f in (55, 56):
+        s.read(_rows([first], {}) + pon + under_arm + added, f)
+    for f in (60, 61):
+        s.read(_rows([first], {}) + pon + under_arm + added + ankan, f)
+    melds = [e for e in s.events if e.type in ("chi", "pon", "daiminkan", "kakan", "ankan")]
+    assert [e.type for e in melds] == ["pon"]  # nothing read in part
+    for f in (70, 71):
+        s.read(_rows([first], {}) + pon + kan + added + ankan, f)
+    melds = [e for e in s.events if e.type in ("chi", "pon", "daiminkan", "kakan", "ankan")]
+    assert [e.type for e in melds] == ["pon", "daiminkan", "kakan", "ankan"]
+    assert (melds[1].target, melds[1].pai, sorted(melds[1].consumed)) == (1, "9s", ["9s"] * 3)
+    assert not s.tracker.state_errors
