@@ -799,12 +799,14 @@ def _first_beside(hidden: np.ndarray, groups: list[TableView]) -> int:
     row, among its tiles or a tile's width from its ends; ``len(groups)`` if none. That call is
     read in part, and the calls left of it are cut from the wrong tiles (set 8 t6-suukantsu_0
     2012-2056: an arm lying still across seat 2's melds over two tiles of a daiminkan, read as a
-    pon of the two left, then one of them as a chi with the next ankan's tiles): they wait."""
+    pon of the two left, then one of them as a chi with the next ankan's tiles): they wait. (A
+    tile half a tile or more off the row is none of its: set 7 hanchan-jansou-1 10396, a box gone
+    21 mm toward the centre held a chi until its discard was taken back.)"""
     for i, g in enumerate(groups):
         near = (
             (hidden[:, 0] > g.u.min() - TILE_W - TILE_H / 2)
             & (hidden[:, 0] < g.u.max() + TILE_W + TILE_H / 2)
-            & (np.abs(hidden[:, 1] - g.v.mean()) < TILE_H)
+            & (np.abs(hidden[:, 1] - g.v.mean()) < TILE_H / 2)
         )
         if near.any():
             return i

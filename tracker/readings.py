@@ -32,22 +32,33 @@ def standing_row(hand: TableView, min_step_mm: float = 0.5 * TILE_W) -> TableVie
 
 
 def one_per_tile(
-    river: TableView, min_step_mm: float = 0.6 * TILE_W, row_mm: float = 0.5 * TILE_H
+    river: TableView,
+    min_step_mm: float = 0.6 * TILE_W,
+    row_mm: float = 0.5 * TILE_H,
+    alike_step_mm: float = 0.75 * TILE_W,
 ) -> tuple[TableView, np.ndarray]:
     """One river's tiles, one detection per tile, and ``doubled`` (M,) bool: the tiles seen twice.
     Tiles of a row lie a tile's width apart (26 mm; 30 beside a sideways one), so two detections
     closer than ``min_step_mm`` along a row are one tile boxed twice (8-15 mm apart on the
     evaluation clips), or a sideways tile read as two upright ones: the surer kept, at the pair's
     middle; how it lies is unknown. (At 0.75 of a tile, a new discard boxed off-centre toward its
-    neighbour was swallowed by it and read late: discards out of order.)"""
+    neighbour was swallowed by it and read late: discards out of order.) Two boxes of one face are
+    one tile up to ``alike_step_mm`` apart (set 8 hanchan-jansou-mleague-hanchan 22901: a 4s boxed
+    again 16 mm on, at 0.25, read as a discard out of turn, then a false 先摸)."""
     if len(river) < 2:
         return river, np.zeros(len(river), bool)
     keep: list[int] = []
     u = river.u.astype(np.float32).copy()
     doubled = np.zeros(len(river), bool)
+    ids = river.class_ids
     for i in np.argsort(-river.confidence, kind="stable").tolist():
         twin = next(
-            (j for j in keep if abs(u[j] - u[i]) < min_step_mm and abs(river.v[j] - river.v[i]) < row_mm),
+            (
+                j
+                for j in keep
+                if abs(u[j] - u[i]) < (alike_step_mm if ids[j] == ids[i] else min_step_mm)
+                and abs(river.v[j] - river.v[i]) < row_mm
+            ),
             None,
         )
         if twin is None:

@@ -49,3 +49,20 @@ def test_the_called_tile_is_read_again_only_when_the_river_reading_makes_no_set(
     assert _called_again(_codes("1m|3m|4m"), 0, Counter()) == "1m"  # 2m or 5m: not guessed
     assert _called_again(_codes("2m|3m|4m"), 0, Counter({"5m": 9.0})) == "2m"  # a set: the river's
     assert _called_again(_codes("?|3m|3m"), 0, Counter()) == "?"  # (filled by _fill_triplet, not here)
+
+
+def test_a_tile_out_of_view_holds_only_the_call_whose_row_it_lies_on():
+    import numpy as np
+
+    from tests.tracker.test_readings import _meld_row
+    from tracker.read_melds import _first_beside
+
+    pon = _meld_row([(356.5, 389.5, "9s", True, 0.9), (274.0, 385.0, "9s", False, 0.9)])
+    chi = _meld_row([(243.0, 385.0, "2m", False, 0.9), (217.0, 385.0, "3m", False, 0.9)])
+    # two tiles of a kan under an arm, between the two seen: that call waits, and the next with it
+    assert _first_beside(np.array([[300.0, 385.0], [326.0, 385.0]]), [pon, chi]) == 0
+    # a tile gone beside the second call only
+    assert _first_beside(np.array([[191.0, 385.0]]), [pon, chi]) == 1
+    # set 7 hanchan-jansou-1 10396: a box gone 21 mm toward the centre is no tile of the row
+    assert _first_beside(np.array([[400.0, 365.0]]), [pon, chi]) == 2
+    assert _first_beside(np.zeros((0, 2)), [pon, chi]) == 2
