@@ -348,7 +348,8 @@ class TableTracker(RiverReader, MeldReader, HandReader, DoraReader):
             k.cleared = k.cleared + 1 if self._cleared(k, backs, view, river_tiles) else 0
             if k.cleared >= self.cfg.cleared_reads:
                 k.ended = True
-                self._flush_dora(k, out, ending=True)
+                # (an indicator still waiting for a kan is not said here: a face turned up as the
+                # table is cleared is none; set 8 hanchan-jansou-2 18051, a spurious dora S)
                 if k.result is None and self.state.live_wall <= EMPTY_LIVE_WALL:
                     # the live wall drawn out and no hand shown: an exhaustive draw, all noten
                     # (set 8 hanchan-jansou-2 17942; the hands, unseen, are none in the record)
