@@ -1872,10 +1872,10 @@ def test_a_standing_tile_seen_twice_counts_once():
     assert len(row) == 13 and np.all(np.diff(row.u) > 20)
 
 
-def test_kans_made_one_after_another_between_reads_are_each_read_in_order():
-    # a pon of C at edge 0 (seat 0); then, the arm over that meld area between reads, a daiminkan
-    # of seat 1's 9s, a kakan of C and an ankan of 2m (suukantsu): each new meld tile counts once
-    # seen at the same place on two reads, so the melds come out as they were made, none dropped
+def _pon_of_c_then_nine_discarded() -> tuple[_Script, tuple, list, tuple[list, list, list]]:
+    """Edge 0 (seat 0) pons seat 2's C, then seat 1 discards a 9s, each read twice. Returns the
+    script, seat 0's first discard, the pon's rows, and as rows to lay later: a kan of that 9s at
+    edge 0, a C added to the pon, an ankan of 2m left of the kan."""
     s = _started()
     first = (0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "1m", False)
     disc = (2, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "C", False)
@@ -1891,13 +1891,21 @@ def test_kans_made_one_after_another_between_reads_are_each_read_in_order():
     nine = (1, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "9s", False)
     s.read(_rows([first, nine], {}) + pon, 30)
     s.read(_rows([first, nine], {}) + pon, 31)
-    assert [e.type for e in s.events if e.type != "hand_count"][-1] == "dahai"
     kan = [(0, MELD, u, tl.MELD_V, "9s", False) for u in (274.0, 300.0, 326.0)]
     kan.append((0, MELD, 356.5, tl.MELD_V + 4.5, "9s", True))
     added = [(0, MELD, 448.5, tl.MELD_V + 4.5 - 26, "C", True)]
     ankan = [
         (0, MELD, u, tl.MELD_V, c, False) for u, c in ((165, "2m"), (191, "back"), (217, "back"), (243, "2m"))
     ]
+    return s, first, pon, (kan, added, ankan)
+
+
+def test_kans_made_one_after_another_between_reads_are_each_read_in_order():
+    # a pon of C at edge 0 (seat 0); then, the arm over that meld area between reads, a daiminkan
+    # of seat 1's 9s, a kakan of C and an ankan of 2m (suukantsu): each new meld tile counts once
+    # seen at the same place on two reads, so the melds come out as they were made, none dropped
+    s, first, pon, (kan, added, ankan) = _pon_of_c_then_nine_discarded()
+    assert [e.type for e in s.events if e.type != "hand_count"][-1] == "dahai"
     s.read(_rows([first], {}) + pon + kan, 40)
     s.read(_rows([first], {}) + pon + kan + added, 50)
     s.read(_rows([first], {}) + pon + kan + added + ankan, 60)
@@ -3303,27 +3311,7 @@ def test_a_call_under_an_arm_lying_still_waits_for_a_whole_read_and_keeps_its_pl
     # set 8 t6-suukantsu_0: an arm lay still across seat 2's meld area for ~55 frames, over two
     # tiles of a daiminkan just laid; the two left in view were read as a pon, and a kakan and an
     # ankan laid under the arm came out in the wrong order
-    s = _started()
-    first = (0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "1m", False)
-    disc = (2, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "C", False)
-    pon = [
-        (0, MELD, 390.0, tl.MELD_V, "C", False),
-        (0, MELD, 416.0, tl.MELD_V, "C", False),
-        (0, MELD, 448.5, tl.MELD_V + 4.5, "C", True),
-    ]
-    s.read(_rows([first, disc], {}), 10)
-    s.read(_rows([first, disc], {}), 11)
-    s.read(_rows([first], {}) + pon, 20)
-    s.read(_rows([first], {}) + pon, 21)
-    nine = (1, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "9s", False)
-    s.read(_rows([first, nine], {}) + pon, 30)
-    s.read(_rows([first, nine], {}) + pon, 31)
-    kan = [(0, MELD, u, tl.MELD_V, "9s", False) for u in (274.0, 300.0, 326.0)]
-    kan.append((0, MELD, 356.5, tl.MELD_V + 4.5, "9s", True))
-    added = [(0, MELD, 448.5, tl.MELD_V + 4.5 - 26, "C", True)]
-    ankan = [
-        (0, MELD, u, tl.MELD_V, c, False) for u, c in ((165, "2m"), (191, "back"), (217, "back"), (243, "2m"))
-    ]
+    s, first, pon, (kan, added, ankan) = _pon_of_c_then_nine_discarded()
     under_arm = [kan[0], kan[3]]  # the arm over the kan's middle two
     s.read(_rows([first], {}) + pon + kan, 40)
     for f in (50, 51):
