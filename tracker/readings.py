@@ -35,7 +35,7 @@ def one_per_tile(
     river: TableView,
     min_step_mm: float = 0.6 * TILE_W,
     row_mm: float = 0.5 * TILE_H,
-    alike_step_mm: float = 0.75 * TILE_W,
+    alike_step_mm: float = 0.7 * TILE_W,
 ) -> tuple[TableView, np.ndarray]:
     """One river's tiles, one detection per tile, and ``doubled`` (M,) bool: the tiles seen twice.
     Tiles of a row lie a tile's width apart (26 mm; 30 beside a sideways one), so two detections
@@ -44,7 +44,9 @@ def one_per_tile(
     middle; how it lies is unknown. (At 0.75 of a tile, a new discard boxed off-centre toward its
     neighbour was swallowed by it and read late: discards out of order.) Two boxes of one face are
     one tile up to ``alike_step_mm`` apart (set 8 hanchan-jansou-mleague-hanchan 22901: a 4s boxed
-    again 16 mm on, at 0.25, read as a discard out of turn, then a false 先摸)."""
+    again 16 mm on, at 0.25, read as a discard out of turn, then a false 先摸). Not much further:
+    at 0.75 of a tile, set 8 hanchan-jansou-0 10729 (low camera, neighbours measured 19-20 mm
+    apart) lost a 4s read 2s beside a 2s."""
     if len(river) < 2:
         return river, np.zeros(len(river), bool)
     keep: list[int] = []

@@ -82,8 +82,9 @@ def test_a_tile_boxed_again_with_its_own_face_up_to_three_quarters_of_a_tile_on_
     assert len(tiles) == 1 and doubled.tolist() == [True]
     tiles, doubled = one_per_tile(_river([(0.0, 280.0, "4s", False, 0.32), (16.0, 280.0, "W", False, 0.25)]))
     assert len(tiles) == 2 and not doubled.any()
-    # two of one face discarded side by side (a tile's width apart) stay two
-    tiles, doubled = one_per_tile(_river([(0.0, 280.0, "4s", False, 0.9), (23.0, 280.0, "4s", False, 0.8)]))
+    # two of one face discarded side by side stay two, even measured short of a tile's width apart
+    # (set 8 hanchan-jansou-0 10729, a low camera: a 2s, and a 4s read 2s 19.2 mm on)
+    tiles, doubled = one_per_tile(_river([(0.0, 280.0, "2s", False, 0.8), (19.2, 280.0, "2s", False, 0.56)]))
     assert len(tiles) == 2 and not doubled.any()
 
 
