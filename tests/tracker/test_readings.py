@@ -75,7 +75,7 @@ def test_a_tile_boxed_twice_is_one_tile_whose_orientation_is_unknown():
     assert len(tiles) == 2 and not doubled.any()
 
 
-def test_a_tile_boxed_again_with_its_own_face_up_to_three_quarters_of_a_tile_on_is_one_tile():
+def test_a_tile_boxed_again_with_its_own_face_up_to_0_7_of_a_tile_on_is_one_tile():
     # set 8 hanchan-jansou-mleague-hanchan 22901: a 4s boxed again 16 mm on at 0.25 was read as
     # a discard out of turn (then a false 先摸); another face that near is a discard of its own
     tiles, doubled = one_per_tile(_river([(0.0, 280.0, "4s", False, 0.32), (16.0, 280.0, "4s", False, 0.25)]))
