@@ -52,7 +52,7 @@ class MeldReader:
                 continue
             uv = obs.uv
             if k.melds[e]:
-                known = np.array([(m.u, m.v) for m in k.melds[e]])
+                known = _places(k.melds[e])
                 uv = uv[~seen_before(uv[:, 0], uv[:, 1], known, self.cfg.match_mm)]
             glimpses = k.meld_glimpses[e]
             if len(glimpses):
@@ -72,8 +72,7 @@ class MeldReader:
             fresh = np.ones(len(obs), bool)
             sure, near = self._sure_reads(obs), self._near_runner_up(obs)
             if known and len(obs):
-                ku = np.array([m.u for m in known])
-                kv = np.array([m.v for m in known])
+                ku, kv = _places(known).T
                 d = np.hypot(obs.u[:, None] - ku[None], obs.v[:, None] - kv[None])
                 fresh = d.min(axis=1) >= self.cfg.match_mm
                 for j in np.nonzero(~fresh)[0].tolist():
@@ -160,7 +159,7 @@ class MeldReader:
         match = self.cfg.match_mm
         seen = k.meld_unread[e]
         if k.melds[e] and len(seen):
-            known = np.array([(m.u, m.v) for m in k.melds[e]])
+            known = _places(k.melds[e])
             seen = seen[~seen_before(seen[:, 0], seen[:, 1], known, match)]
         back = bool((seen_before(new.u, new.v, seen[:, :2], match) & ~certain).any())
         in_view = seen_before(seen[:, 0], seen[:, 1], here.uv, match)
@@ -794,6 +793,11 @@ class MeldReader:
         return turned
 
 
+def _places(laid: list[MeldTile]) -> np.ndarray:
+    """(M, 2) u, v mm of meld tiles."""
+    return np.array([(m.u, m.v) for m in laid], float).reshape(-1, 2)
+
+
 def _first_beside(hidden: np.ndarray, groups: list[TableView]) -> int:
     """Index of the first of ``groups`` (right to left) with a ``hidden`` tile ((M, 2) u, v) on its
     row, among its tiles or a tile's width from its ends; ``len(groups)`` if none. That call is
@@ -1101,7 +1105,7 @@ def _between_known_tiles(known: list[MeldTile], u: np.ndarray, v: np.ndarray) ->
     if len(known) < 2 or not len(u):
         return np.zeros(len(u), bool)
     group = np.array([m.group for m in known])
-    ku, kv = np.array([m.u for m in known]), np.array([m.v for m in known])
+    ku, kv = _places(known).T
     order = np.lexsort((ku, group))  # each meld's tiles left to right, meld after meld
     group, ku, kv = group[order], ku[order], kv[order]
     pair = group[:-1] == group[1:]  # neighbours within one meld
