@@ -16,10 +16,12 @@ from tracker.results import WINNING_COUNT, judge_result, shown_count
 from tracker.zones import HAND, WALL, TableView, assign
 from vision.hand_rows import NOMINAL_PITCH_MM, PITCH_RANGE, HandRows, pitch_for
 
-# a row in play calibrates an edge no deal did only from this many tiles (a short row's measure
+# a row in play calibrates an edge only from this many tiles (a short row's measure
 # is mostly the bar's overhang), and within this share of the other edges' pitch
 MIN_CALIBRATION_TILES = 7
 IN_PLAY_PITCH_SPREAD = 0.03
+# an edge's pitch is the median of its last this many calibrations (deals' and in play)
+ROW_PITCHES_KEPT = 9
 
 
 class RowEvidence(NamedTuple):
@@ -42,7 +44,7 @@ class OpenHand(NamedTuple):
 
 class HandReader:
     _deal_draw: tuple[Kyoku, int, int] | None = None  # (kyoku, edge, reads) of a first draw seen
-    _row_pitches: list[list[float]]  # per edge: mm a standing tile, measured at deals
+    _row_pitches: list[list[float]]  # per edge: mm a standing tile, measured at deals and in play
     lift_model: LiftModel | None = None  # tsumogiri learned from the lift (None: by rules)
     lift_log: list | None = None  # (frame, edge, features, rules' decision) of each discard judged
 
@@ -421,9 +423,9 @@ class HandReader:
         if calibrate and not k.started and not rows.apart[e] and not rows.clipped[e]:
             pitch = pitch_for(float(rows.length[e]), 13)
             if PITCH_RANGE[0] < pitch < PITCH_RANGE[1] and _with_the_others(rows, e):
-                self._row_pitches[e] = (self._row_pitches[e] + [pitch])[-9:]
-        elif calibrate and k.started and not self._row_pitches[e]:
-            self._calibrate_in_play(k, e)
+                self._row_pitches[e] = (self._row_pitches[e] + [pitch])[-ROW_PITCHES_KEPT:]
+        elif calibrate and k.started:
+            self._calibrate_in_play(k, e, det)
         measured = int(rows.count(self._row_pitch(e))[e])
         if measured < 1:
             return det
@@ -439,21 +441,35 @@ class HandReader:
             return det
         return RowEvidence(measured, bool(rows.apart[e]), 0, 1.0)
 
-    def _calibrate_in_play(self, k: Kyoku, e: int) -> None:
-        """An edge no deal calibrated takes its pitch from its row measured in play at the count
-        the record gives it, where that is within ``IN_PLAY_PITCH_SPREAD`` of the other edges'
-        (a count off the record, 小相公 or 大相公, is a tile's pitch off: 7 % over 13).
-        t6-confusing_nakis_0: the dealer, its kyoku started on the draw's first read, had no
-        still read of 13 before play; the others' pitch counted its row of 11 as 12 with a tile
-        apart, and every later draw of that seat went unread."""
+    def _calibrate_in_play(self, k: Kyoku, e: int, det: RowEvidence) -> None:
+        """Edge ``e``'s row measured in play at the count the record gives it calibrates its pitch
+        where that is within ``IN_PLAY_PITCH_SPREAD`` of the table's (a count off the record,
+        小相公 or 大相公, is a tile's pitch off: 7 % over 13).
+        - An edge no deal calibrated takes it on the record's word (t6-confusing_nakis_0: the
+          dealer, its kyoku started on the draw's first read, had no still read of 13 before
+          play; the others' pitch counted its row of 11 as 12 with a tile apart, and every later
+          draw of that seat went unread).
+        - An edge a deal calibrated takes it where its detections, a whole row, count the record's
+          too: a deal's pitch from one or two reads can be a tile off (kuikae-jansou-3-k5: the
+          dealer's 14, its draw merged, read once as a row of 13 at 28.69 mm a tile, counted its
+          13 in play as 12 and its 10 as 9, a false 小相公; hanchan-jansou-1: 25.08 and 27.23,
+          its 13 counted 14, a false 大相公)."""
         rows = self._rows_now
         expected = self._held(k, e)
         if expected < MIN_CALIBRATION_TILES or expected % 3 != 1 or rows.apart[e] or rows.clipped[e]:
             return
+        own = self._row_pitches[e]
+        if own and (det.count != expected or det.holes):
+            return
         pitch = pitch_for(float(rows.length[e]), expected)
-        pooled = self._row_pitch(e)
-        if PITCH_RANGE[0] < pitch < PITCH_RANGE[1] and abs(pitch / pooled - 1) < IN_PLAY_PITCH_SPREAD:
-            self._row_pitches[e].append(pitch)
+        table = self._table_pitch()
+        if PITCH_RANGE[0] < pitch < PITCH_RANGE[1] and abs(pitch / table - 1) < IN_PLAY_PITCH_SPREAD:
+            self._row_pitches[e] = (own + [pitch])[-ROW_PITCHES_KEPT:]
+
+    def _table_pitch(self) -> float:
+        """The median of every edge's calibrated pitches (nominal before any)."""
+        pooled = [p for ps in self._row_pitches for p in ps]
+        return float(np.median(pooled)) if pooled else NOMINAL_PITCH_MM
 
     def _row_pitch(self, e: int) -> float:
         """mm a standing tile along edge ``e``'s measured row (calibrated at deals); an edge not
@@ -461,8 +477,7 @@ class HandReader:
         the evaluation set's tilted and low presets, more at the near edges) stretches them all
         more than the nominal pitch guesses (13.6 nominal pitches is a row of 13 there)."""
         own = self._row_pitches[e]
-        pooled = own or [p for ps in self._row_pitches for p in ps]
-        return float(np.median(pooled)) if pooled else NOMINAL_PITCH_MM
+        return float(np.median(own)) if own else self._table_pitch()
 
     def _note_deal(self, k: Kyoku, rows: dict[int, RowEvidence]) -> None:
         """Each edge's first read of the deal with its row whole at 13 (edge by edge: one row

@@ -571,3 +571,31 @@ def test_an_edge_no_deal_calibrated_takes_its_pitch_from_its_row_in_play_at_the_
             s.tracker.kyoku.pending_count[2] = -9  # a record of 4 standing (melds not scripted here)
         s.read(_rows([FIRST], {2: _sparse(2)}), 10)
         assert [round(p, 6) for p in s.tracker._row_pitches[2]] == ([27.6] if calibrated else []), tiles
+
+
+def test_a_deal_pitch_a_tile_off_gives_way_to_rows_in_play_whose_boxes_count_the_record():
+    # kuikae-jansou-3-k5: the dealer's 14, its draw merged into the bar, was read once at the deal
+    # as a row of 13 (28.69 mm a tile, within the others' spread); its 13 in play measured
+    # 27.15 mm a tile and counted 12, its 10 later 9: a false 小相公
+    s = _Script()
+    s.tracker._rows_now = _measured({1: 13, 2: 13, 3: 13}, pitch=27.15)
+    s.tracker._rows_now.right[0] = -250.0 + pitch_length(28.69, 13)
+    s.tracker._rows_now.left[0] = -250.0
+    s.read(_table(), 1)
+    s.read(_table([FIRST]), 2)
+    s.read(_table([FIRST]), 3)  # edge 0 discards: play starts
+    assert round(s.tracker._row_pitch(0), 2) == 28.69
+    in_play = _measured({0: 13, 1: 13, 2: 13, 3: 13}, pitch=27.15)
+    assert int(in_play.count(s.tracker._row_pitch(0))[0]) == 12
+    s.tracker._rows_now = in_play
+    # boxes with a hole, or a 大相公's row of 14 whose boxes missed a tile, do not calibrate
+    s.read(_rows([FIRST], {0: _hand(0, 13, skip=6)}), 10)
+    s.tracker._rows_now = _measured({0: 14, 1: 13, 2: 13, 3: 13}, pitch=27.15)
+    s.read(_rows([FIRST], {}), 11)
+    assert round(s.tracker._row_pitch(0), 2) == 28.69
+    # a whole row of 13 boxes, the record's 13, and the measure: the pitch is the row's now
+    s.tracker._rows_now = in_play
+    for frame in (20, 21):
+        s.read(_rows([FIRST], {}), frame)
+    assert round(s.tracker._row_pitch(0), 2) == 27.15
+    assert int(in_play.count(s.tracker._row_pitch(0))[0]) == 13
