@@ -338,8 +338,15 @@ class HandReader:
         if row.holes or count < min(2, expected):
             k.hand_run[e], k.hand_seen[e] = 0, None
             return
-        if k.hand_seen[e] == (count, apart):  # (a row of 13 and the same with a tile apart differ)
+        may_draw = expected % 3 == 1 and not k.drew[e] and next_to_draw(k, e)
+        # a row of 13 and the same with a tile apart differ at the seat waiting to draw; elsewhere
+        # a tile apart is a gap in the row and the run of its count goes on (t6-confusing_nakis_2:
+        # a staged 小相公's 9, one read with a gap measured in it, started its run again and was
+        # said 6 s late)
+        seen = k.hand_seen[e]
+        if seen == (count, apart) or (seen is not None and seen[0] == count and not may_draw):
             k.hand_run[e] += 1
+            k.hand_seen[e] = (count, apart)
         else:
             k.hand_run[e], k.hand_seen[e], k.hand_since[e] = 1, (count, apart), self._frame
         # a tile apart at the right of the hand whose turn it is to draw, or a whole row one tile
@@ -372,7 +379,6 @@ class HandReader:
         # a gap: the drawn tile kept apart through a discard from the row, the place a called
         # pair left (the count after a discard or a pon went unsaid for three reads, the caller's
         # until its discard, on the evaluation set)
-        may_draw = expected % 3 == 1 and not k.drew[e] and next_to_draw(k, e)
         as_record = count == expected and (not (apart or short_drew) or not may_draw)
         # one short again after its discard, as it was said to be before its draw: said at once
         # (t6-double_ron: the 12 after each discard came 1-2 s late, on the 相公's contra reads)

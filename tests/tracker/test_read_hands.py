@@ -324,6 +324,18 @@ def test_a_hand_keeping_its_count_through_its_discard_is_said_again():
     assert after and after[-1][1] == 14
 
 
+def test_a_gap_in_a_row_at_a_seat_not_drawing_does_not_start_its_counts_run_again():
+    # t6-confusing_nakis_2: a staged 小相公's 9, one read with a gap measured in it (a tile
+    # "apart"), started its run of reads again and was said 6 s late. Seat 2 is not next to draw
+    # (seat 1 is): its 12 against the record's 13 is said hand_contra_frames after its first read
+    s = _started()
+    contra = TrackerConfig().hand_contra_frames
+    for f in range(10, 10 + contra + 15, 5):
+        row = _hand(2, 11, drawn=True) if f == 20 else _hand(2, 12)
+        s.read(_rows([FIRST], {2: row}), f)
+    assert _counts(s, 2)[0] == (10 + contra, 12)
+
+
 def test_a_hand_kept_at_14_is_no_draw_when_its_turn_comes_again():
     # 大相公 being confirmed: seat 1 kept 14 through its discard, and its row of 14 (no tile
     # apart) as its next turn comes must not read as that turn's draw: the record would then
