@@ -455,17 +455,20 @@ class HandReader:
           dealer, its kyoku started on the draw's first read, had no still read of 13 before
           play; the others' pitch counted its row of 11 as 12 with a tile apart, and every later
           draw of that seat went unread).
-        - An edge a deal calibrated takes it where its detections, a whole row, count the record's
-          too: a deal's pitch from one or two reads can be a tile off (kuikae-jansou-3-k5: the
-          dealer's 14, its draw merged, read once as a row of 13 at 28.69 mm a tile, counted its
-          13 in play as 12 and its 10 as 9, a false 小相公; hanchan-jansou-1: 25.08 and 27.23,
-          its 13 counted 14, a false 大相公)."""
+        - An edge a deal calibrated takes it where its measure miscounts a row its detections, a
+          whole row, count as the record does: a deal's pitch from one or two reads can be a
+          tile off (kuikae-jansou-3-k5: the dealer's 14, its draw merged, read once as a row of
+          13 at 28.69 mm a tile, counted its 13 in play as 12 and its 10 as 9, a false 小相公;
+          hanchan-jansou-1: 25.08 and 27.23, its 13 counted 14, a false 大相公). Only then: a
+          pitch that counts right is left alone (calibrating on every agreeing read moved set 7
+          t6-ryukyoku's from 26.85 to 26.69 mm, and its 14s with the drawn tile's gap merged,
+          14.4 tiles long, counted 15: ten draws unread)."""
         rows = self._rows_now
         expected = self._held(k, e)
         if expected < MIN_CALIBRATION_TILES or expected % 3 != 1 or rows.apart[e] or rows.clipped[e]:
             return
         own = self._row_pitches[e]
-        if own and (det.count != expected or det.holes):
+        if own and (det.count != expected or det.holes or rows.count(self._row_pitch(e))[e] == expected):
             return
         pitch = pitch_for(float(rows.length[e]), expected)
         table = self._table_pitch()

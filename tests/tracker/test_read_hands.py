@@ -605,9 +605,16 @@ def test_a_deal_pitch_a_tile_off_gives_way_to_rows_in_play_whose_boxes_count_the
     s.tracker._rows_now = _measured({0: 14, 1: 13, 2: 13, 3: 13}, pitch=27.15)
     s.read(_rows([FIRST], {}), 11)
     assert round(s.tracker._row_pitch(0), 2) == 28.69
-    # a whole row of 13 boxes, the record's 13, and the measure: the pitch is the row's now
+    # a whole row of 13 boxes and the record's 13: the measure's 12 calibrates the pitch until
+    # it counts 13 (the row of 10 after a pon then counts 10, not 9)
     s.tracker._rows_now = in_play
     for frame in (20, 21):
         s.read(_rows([FIRST], {}), frame)
-    assert round(s.tracker._row_pitch(0), 2) == 27.15
     assert int(in_play.count(s.tracker._row_pitch(0))[0]) == 13
+    ten = _measured({0: 10}, pitch=27.15)
+    ten.right[0] = ten.left[0] + pitch_length(27.15, 10)
+    assert int(ten.count(s.tracker._row_pitch(0))[0]) == 10
+    # a pitch that counts its rows right is left alone: set 7 t6-ryukyoku's, moved from 26.85 to
+    # 26.69 mm by rows of 13 measured 2 mm short, counted 14s with their drawn tile's gap
+    # merged as 15
+    assert [round(p, 2) for p in s.tracker._row_pitches[1]] == [27.15]
