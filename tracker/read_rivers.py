@@ -40,6 +40,9 @@ class RiverReader:
                     # votes weigh by the detector's confidence: low-confidence codes are often wrong
                     slot.votes[self._code(int(obs.class_ids[j]))] += float(obs.confidence[j])
                     slot.looks.add(self._look(obs, int(j)))
+                    slot.sightings += 1
+                    slot.u += (float(obs.u[j]) - slot.u) / slot.sightings
+                    slot.v += (float(obs.v[j]) - slot.v) / slot.sightings
                     if turns[j] is True:
                         slot.sideways_reads += 1
                     elif turns[j] is False:
