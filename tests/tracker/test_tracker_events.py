@@ -3085,6 +3085,32 @@ def test_a_declaration_tile_read_upright_where_a_sideways_one_lies_is_not_judged
         assert ([a.code for a in s.alerts] == ["riichi_not_sideways"]) is alerted
 
 
+def test_a_river_tiles_place_is_the_mean_of_its_reads_not_its_first_ones():
+    # set 8 t6-four_reach (low camera, the far river): boxes wander 3-6 mm from read to read. The
+    # staged upright declaration 6m was boxed where a sideways tile lies on the reads that
+    # confirmed it, and level, an upright tile's width on, on the later ones: kept at its first
+    # place it was not judged when its stick was read, a missed riichi_not_sideways
+    first = (0, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "1m", False)
+    before = (1, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "9s", False)
+    u, v = tl.RIVER_LEFT + 13 + TILE_W, tl.RIVER_ROW0_V
+    wide = (1, RIVER, u + (TILE_H - TILE_W) / 2, v + (TILE_H - TILE_W) / 2, "6m", False)
+    level = (1, RIVER, u, v, "6m", False)
+    s = _started()
+    for f in (10, 11):
+        s.read(_rows([first, before], {}), f)
+    for f in (20, 21):
+        s.read(_rows([first, before, wide], {}), f)
+    for f in range(22, 30):
+        s.read(_rows([first, before, level], {}), f)
+    slot = s.tracker.kyoku.rivers[1][-1]
+    assert abs(slot.u - u) < 1.0 and abs(slot.v - v) < 1.0  # 2 reads off, 8 level: the mean
+    s.tracker._sticks_now = _sticks(1)
+    for f in range(30, 36):
+        s.read(_rows([first, before, level], {}), f)
+    assert [e.actor for e in s.events if e.type == "reach"] == [1]
+    assert [a.code for a in s.alerts] == ["riichi_not_sideways"]
+
+
 def test_a_pon_whose_sideways_called_tile_is_misread_as_a_back_stays_a_pon():
     # review helper-40: read as two backs boxed as one (an ankan); it lies a sideways tile from the rest
     # the same look as test_a_pon_with_one_tile_misread_as_a_back_stays_a_pon, but the back
