@@ -14,7 +14,9 @@ logs), with it and one more fault; and clean full hanchan: the bundled jansou ha
 hanchan generated once and saved as ``SETDIR/logs/*.mjai.jsonl`` (the saved log, not a seed, is
 the reference: the set's first games were played before jansou's bots were seeded). The held-out art set
 ``datasets/art/default``, seeds from 1000 (``--first-seed``: another value plans an independent
-set with new hanchan) and the three camera presets in turn. Clips already
+set with new hanchan; the same value plans the same games, so a set to measure on takes a first
+seed no training set took: 5000 planned the lift model's set 5, and set 8 too) and the three
+camera presets in turn. Clips already
 rendered are skipped (the quick subset first); a clip is rendered into ``NAME.partial`` and
 renamed when complete, so an interrupted render resumes at the clip it was on.
 
@@ -944,7 +946,8 @@ def main(argv: list[str] | None = None) -> int:
         "--first-seed",
         type=_seed,
         default=FIRST_SEED,
-        help=f"first render seed of a new plan (default {FIRST_SEED}); 2000 plans an independent second set",
+        help=f"first render seed of a new plan (default {FIRST_SEED}); another value plans an "
+        "independent set (its games too: take one no training set took)",
     )
     r.add_argument("--hanchan-first", action="store_true", help="render the clean hanchan before the rest")
     r.set_defaults(func=cmd_render)
