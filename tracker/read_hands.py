@@ -17,7 +17,7 @@ from tracker.zones import HAND, WALL, TableView, assign
 from vision.hand_rows import NOMINAL_PITCH_MM, PITCH_RANGE, HandRows, pitch_for
 
 # a row in play calibrates an edge only from this many tiles (a short row's measure
-# is mostly the bar's overhang), and within this share of the other edges' pitch
+# is mostly the bar's overhang), and within this share of the table's pitch
 MIN_CALIBRATION_TILES = 7
 IN_PLAY_PITCH_SPREAD = 0.03
 # an edge's pitch is the median of its last this many calibrations (deals' and in play)
@@ -481,10 +481,11 @@ class HandReader:
         return float(np.median(pooled)) if pooled else NOMINAL_PITCH_MM
 
     def _row_pitch(self, e: int) -> float:
-        """mm a standing tile along edge ``e``'s measured row (calibrated at deals); an edge not
-        calibrated yet takes the other edges' median: a camera that stretches rows (by 1-8 % at
-        the evaluation set's tilted and low presets, more at the near edges) stretches them all
-        more than the nominal pitch guesses (13.6 nominal pitches is a row of 13 there)."""
+        """mm a standing tile along edge ``e``'s measured row (the median of its calibrations, at
+        deals and in play); an edge not calibrated yet takes the other edges' median: a camera
+        that stretches rows (by 1-8 % at the evaluation set's tilted and low presets, more at
+        the near edges) stretches them all more than the nominal pitch guesses (13.6 nominal
+        pitches is a row of 13 there)."""
         own = self._row_pitches[e]
         return float(np.median(own)) if own else self._table_pitch()
 
