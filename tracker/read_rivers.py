@@ -345,17 +345,22 @@ class RiverReader:
         if (
             not sideways
             and turns
-            and all(t is None for t in turns)
             and e in k.riichi
             and _owed_sideways(river[:-1])
             and _was_declaration(k, e, river[-2])
-            and not _lies_upright(river, river[-1])
+            and (
+                (all(t is None for t in turns) and not _lies_upright(river, river[-1]))
+                or _lies_sideways(river, river[-1])
+            )
         ):
             # the tile owed sideways after a call took the declaration tile, its turn unknown on
             # every read (box flat, angle upright): it lies sideways, as the rules lay it, unless
             # its place says upright (hanchan-jansou-1 12846, overhead: taken as upright, a false
             # riichi_not_sideways; set 8 hanchan-jansou-0 5592, far: 27.4 mm on, a sideways
-            # tile's pitch read short, but 4.8 mm deeper than its row, so not level)
+            # tile's pitch read short, but 4.8 mm deeper than its row, so not level). Read
+            # upright where a sideways tile lies, it lies sideways too, as a declaration tile so
+            # read is not judged upright (set 10 hanchan-jansou-2 6240, tilted, the far seat: an N
+            # read upright on every read, 30 mm on and 4.0 mm deeper than its row)
             sideways = river[-1].sideways = True
         if not k.started:
             if self.seat0_edge is None:

@@ -2959,8 +2959,17 @@ def test_the_tile_owed_sideways_after_a_called_declaration_is_judged_by_where_it
     # its row (a sideways tile's place) is sideways; an upright tile's place (level, a tile's width
     # on) is the irregularity. Set 8's hanchan-jansou-0 5592 (a far camera): read at an upright
     # tile's pitch but 4.8 mm deep, not level: sideways, as the rules lay it.
-    cases = (((TILE_W + 35) / 2, 4.5, True), (TILE_W, 0.0, False), (TILE_W + 1.4, 4.8, True))
-    for step, deeper, want in cases:
+    # Read upright on every read (its angle, its box tall): a sideways tile's place still says
+    # sideways (set 10 hanchan-jansou-2 6240, tilted, the far seat: an N 30 mm on, 4.0 mm deep);
+    # an upright tile's place, level, is the irregularity
+    cases = (
+        ((TILE_W + 35) / 2, 4.5, True, False),
+        (TILE_W, 0.0, False, False),
+        (TILE_W + 1.4, 4.8, True, False),
+        (30.0, 4.0, True, True),
+        (TILE_W, 0.0, False, True),
+    )
+    for step, deeper, want, read_upright in cases:
         s, river = _two_discarded()
         declaration = (1, RIVER, tl.RIVER_LEFT + 13 + (TILE_W + 35) / 2, tl.RIVER_ROW0_V + 4.5, "P", True)
         for f in (12, 13):
@@ -2971,9 +2980,12 @@ def test_the_tile_owed_sideways_after_a_called_declaration_is_judged_by_where_it
         k.last_discard = None
         river += [(1, RIVER, tl.RIVER_LEFT + 13 + step, tl.RIVER_ROW0_V + deeper, "S", False)]
         for f in (20, 21, 22):
-            _read_flat_boxed(s, _rows(river, {}), f, ("S",))
+            if read_upright:
+                s.read(_rows(river, {}), f)
+            else:
+                _read_flat_boxed(s, _rows(river, {}), f, ("S",))
         dahai = [e for e in s.events if e.type == "dahai" and e.actor == 1][-1]
-        assert (dahai.pai, dahai.slot.sideways) == ("S", want)  # (the checker judges the slot)
+        assert (dahai.pai, dahai.slot.sideways) == ("S", want), (step, deeper)  # (the checker judges it)
 
 
 @pytest.mark.parametrize(
