@@ -202,7 +202,7 @@ class RiverReader:
                 and abs(slot.u - u) < self.cfg.match_mm
                 and abs(slot.v - v) < self.cfg.match_mm
                 and code != tiles.UNKNOWN
-                and tiles.deaka(pick_code(slot.votes)) == code
+                and _read_as_before(slot.votes, code)
                 # (a retraction is named by its read and seat: two taken back on one read are not
                 # told apart, so neither is restored)
                 and sum(s.lost_at == slot.lost_at for s in k.rivers[e]) == 1
@@ -540,6 +540,22 @@ _SWEPT_TILES, _SWEPT_SHARE = 3, 0.8
 # a river tile's centre within this of its row's: level with upright neighbours (a sideways tile,
 # aligned on the row's player-side line, lies 2.3-7.2 mm deeper on the second evaluation set)
 _LEVEL_IN_ROW_MM = 1.5
+
+
+# a tile seen again where a discard taken back lay is that discard when read as its kind, or as
+# a kind that took at least this share of its votes (set 10 hanchan-jansou-0 5301, low camera: a
+# 7s declaration, read 7s 59 % and 9s 41 %, unseen four reads, came back read 9s: a new discard,
+# sideways with no riichi, a false river_layout)
+_SEEN_AGAIN_SHARE = 0.25
+
+
+def _read_as_before(votes: Counter, code: str) -> bool:
+    """Was a tile with ``votes`` read as ``code``'s kind: its pick, or a good share of its reads?"""
+    if tiles.deaka(pick_code(votes)) == code:
+        return True
+    total = sum(w for c, w in votes.items() if c != tiles.UNKNOWN)
+    share = sum(w for c, w in votes.items() if c != tiles.UNKNOWN and tiles.deaka(c) == code)
+    return total > 0 and share >= _SEEN_AGAIN_SHARE * total
 
 
 def _placed_upright(river: list[Slot]) -> bool:

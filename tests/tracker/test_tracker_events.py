@@ -149,6 +149,29 @@ def test_a_discard_taken_back_as_gone_and_seen_again_takes_back_the_retraction()
     assert [e.pai for e in apply_retractions(s.events) if e.type == "dahai"] == ["1m", "P"]
 
 
+def test_a_tile_seen_again_as_a_kind_it_was_often_read_as_is_that_discard():
+    # set 10 hanchan-jansou-0 5301 (low camera): a 7s read 7s on 59 % of its reads and 9s on the
+    # rest, unseen for four reads and taken back, came back read 9s: taken for a new discard (and,
+    # lying sideways, for a sideways tile with no riichi: a false river_layout)
+    seven = (1, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "7s", False)
+    nine = (1, RIVER, tl.RIVER_LEFT + 13, tl.RIVER_ROW0_V, "9s", False)
+    s = _Script()
+    s.read(_table(), 1)
+    s.read(_table([FIRST]), 2)
+    for f in (3, 4, 5):
+        s.read(_table([FIRST, seven]), f)
+    for f in (6, 7):
+        s.read(_table([FIRST, nine]), f)  # read 9s on two of its five reads
+    g = 8 + 3 * TrackerConfig().retract_after
+    for f in range(8, g):
+        s.read(_table([FIRST]), f)
+    assert [e.type for e in s.events if e.type != "hand_count"][-1] == "retract"
+    s.read(_table([FIRST, nine]), g)
+    s.read(_table([FIRST, nine]), g + 1)
+    assert [e.pai for e in apply_retractions(s.events) if e.type == "dahai"] == ["1m", "7s"]
+    assert [e.reason for e in s.events if e.type == "retract"][-1] == "tile seen again"
+
+
 def test_a_tile_seen_again_too_late_or_with_the_riichi_it_made_is_read_anew():
     # a riichi taken back with its tile: the tile seen again is a new discard and riichi
     stray = (2, RIVER, tl.RIVER_LEFT + 17, tl.RIVER_ROW0_V, "9s", True)
