@@ -38,7 +38,6 @@ class Slot:
     looks: Looks = field(default_factory=Looks)  # its reads since confirmed, summed (tracker.copies)
     overruled: str | None = None  # the face it is read as where its votes' face was a fifth copy
     place: tuple[int, int] = (0, 0)  # (row, col) its dahai named
-    sightings: int = 1  # reads its (u, v) is the mean of (boxes wander from read to read)
     draw: int | None = None  # the read whose tsumo this discard closed (None: it followed a call or kan)
     # taken back as gone after closing a call or kan: the seat's next discard, and the draw it
     # closed then, which it gave up to close the call instead (``take_back_discard``)

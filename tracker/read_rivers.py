@@ -40,9 +40,11 @@ class RiverReader:
                     # votes weigh by the detector's confidence: low-confidence codes are often wrong
                     slot.votes[self._code(int(obs.class_ids[j]))] += float(obs.confidence[j])
                     slot.looks.add(self._look(obs, int(j)))
-                    slot.sightings += 1
-                    slot.u += (float(obs.u[j]) - slot.u) / slot.sightings
-                    slot.v += (float(obs.v[j]) - slot.v) / slot.sightings
+                    # its place: the mean of the box it was confirmed at and every read's since
+                    # (boxes wander from read to read: 3-6 mm on a far river, t6-four_reach)
+                    sightings = slot.looks.n + 1
+                    slot.u += (float(obs.u[j]) - slot.u) / sightings
+                    slot.v += (float(obs.v[j]) - slot.v) / sightings
                     if turns[j] is True:
                         slot.sideways_reads += 1
                     elif turns[j] is False:
