@@ -116,8 +116,11 @@ class MeldReader:
             order = order[np.argsort(-new.u[order])]  # right to left: the oldest meld first
             if len(order) and certain[order[0]] and self._left_of_last_call(k, e, new, int(order[0])):
                 order = order[1:]
+            codes = [self._code(int(c)) for c in new.class_ids[order].tolist()]
+            twice = _a_pon_boxed_twice(new.select(order), codes)
+            if twice is not None and certain[order].all():
+                order, codes = np.delete(order, twice), codes[:twice] + codes[twice + 1 :]
             rest = new.select(order)
-            codes = [self._code(int(c)) for c in rest.class_ids.tolist()]
             groups = ready_melds(codes, rest.back.tolist(), certain[order].tolist())
             if len(rest) == 4 and certain[order].all() and _laid_as_a_kan(k, e, rest, codes):
                 groups = [[0, 1, 2, 3]]  # (a kan as laid, whatever its faces read)
@@ -1035,6 +1038,29 @@ def _fill_triplet(codes: list[str], pai: str) -> list[str]:
 
 
 KAN_PITCH_MM = 5.0  # how far a laid kan's tiles may lie from a tile's width apart
+BOXED_TWICE_MM = 0.7 * TILE_W  # two boxes of one kind closer than this in a meld row: one tile
+
+
+def _a_pon_boxed_twice(new: TableView, codes: list[str]) -> int | None:
+    """The box to drop (an index into ``new``, right to left) when four new boxes of one kind are
+    a pon with one tile boxed twice: two of them closer than ``BOXED_TWICE_MM`` (laid tiles lie a
+    tile's width apart), and the other three, without the less sure of those two, a tile's width
+    apart (30.5 mm beside a sideways tile, however it read). Set 10 hanchan-jansou-2 7435: a pon of
+    P (a blank face, boxed loosely) read at 382.7, 399.8, 423.7 and 454.0 mm was a daiminkan, then
+    a false dora_not_flipped; the later reads saw three tiles. Boxes of two tiles can lie that
+    close too (set 8 hanchan-jansou-0: a pon of P boxed 37 and 16 mm apart), but a kan with one
+    box so shifted leaves three that do not lie as a pon."""
+    kinds = {tiles.deaka(c) for c in codes} - {tiles.UNKNOWN}
+    if len(new) != 4 or len(kinds) != 1:
+        return None
+    close = np.nonzero(-np.diff(new.u) < BOXED_TWICE_MM)[0]
+    if len(close) != 1:
+        return None
+    pair = (int(close[0]), int(close[0]) + 1)
+    drop = min(pair, key=lambda i: float(new.confidence[i]))
+    gaps = -np.diff(np.delete(new.u, drop))
+    apart = np.minimum(np.abs(gaps - TILE_W), np.abs(gaps - (TILE_W + TILE_H) / 2))
+    return drop if bool((apart < KAN_PITCH_MM).all()) else None
 
 
 def _laid_as_a_kan(k: Kyoku, e: int, new: TableView, codes: list[str]) -> bool:

@@ -884,6 +884,23 @@ def test_four_tiles_laid_as_a_kan_on_the_last_discard_are_a_kan_whatever_their_f
     assert _last_call_of(s).type == "pon"
 
 
+def test_four_boxes_of_one_kind_with_two_a_part_tile_apart_are_a_pon_boxed_twice_when_three_lie_so():
+    # set 10 hanchan-jansou-2 7435: a pon of P, one tile boxed again 17 mm on (the surer box kept),
+    # was read as a daiminkan, then a false dora_not_flipped
+    twice = (_PLACES[2][0] + 17, _PLACES[2][1], "P", False, 0.47)
+    s = _call_from_left("P")
+    _lay_meld(s, _laid(("P", True, 0.7), ("P", False, 0.72), ("P", False, 0.57)) + [twice])
+    call = _last_call_of(s)
+    assert (call.type, call.consumed, call.laid.sideways) == ("pon", ["P", "P"], [0])
+    assert [e.type for e in s.events if e.type == "daiminkan" or (e.type == "tsumo" and e.actor == 1)] == []
+    # a kan whose second box lies 11 mm off its tile: without either close box, no pon lies there
+    kan = _laid(("P", True, 0.7), ("P", False, 0.72), ("P", False, 0.57))
+    kan[1] = (kan[1][0] + 11, *kan[1][1:])
+    s = _call_from_left("P")
+    _lay_meld(s, kan + [(_PLACES[2][0] + TILE_W, _PLACES[2][1], "P", False, 0.6)])
+    assert _last_call_of(s).type == "daiminkan"
+
+
 def test_a_callers_discard_closes_no_draw_when_another_rivers_tile_was_read_between():
     # edge 0 pons edge 3's C; a tile then read in edge 2's river (a stray box, or a tile read
     # late) makes edge 2's discard; edge 0's own discard follows. The pon was its draw: no draw is
