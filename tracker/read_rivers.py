@@ -525,8 +525,8 @@ class RiverReader:
         slot = river[-1] if river else None
         if slot is None or not (slot.present or _called_away(slot)):
             return None  # the last discard was taken back: which tile declared is unclear
-        # (one a call took was read as it lay before: seen upright, it stays so in the record;
-        # the rules checker does not judge a called tile, the table state owes the next one)
+        # (one a call took was read as it lay before: seen upright, it stays so in the record,
+        # and the rules checker judges it; the table state owes the next discard sideways)
         if slot.sideways_reads == 0 and slot.upright_reads >= self.cfg.orientation_reads:
             return None if _lies_sideways(river, slot) else True
         if slot.sideways_reads > slot.upright_reads:
@@ -561,11 +561,15 @@ def _read_as_before(votes: Counter, code: str) -> bool:
 
 
 def _placed_upright(river: list[Slot]) -> bool:
-    """Does the river's last discard, present and never read sideways, lie where an upright tile
-    does (``_lies_upright``)? For a declaration tile whose reads said nothing (a far camera's
-    boxes shaped like neither)."""
+    """Does the river's last discard, never read sideways, lie where an upright tile does
+    (``_lies_upright``)? For a declaration tile whose reads said nothing (a far camera's boxes
+    shaped like neither), or too little: one a call took is judged where its reads placed it (set
+    8 t6-confusing_nakis_2 553: a staged upright 8m, read upright once, level and 27.8 mm on,
+    ponned before the stick was read, was laid sideways in the record)."""
     slot = river[-1] if river else None
-    return slot is not None and slot.present and slot.sideways_reads == 0 and _lies_upright(river, slot)
+    if slot is None or not (slot.present or _called_away(slot)):
+        return False
+    return slot.sideways_reads == 0 and _lies_upright(river, slot)
 
 
 def _where_river_goes_on(river: list[Slot], obs: TableView, within: float) -> np.ndarray:

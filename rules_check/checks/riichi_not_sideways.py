@@ -7,7 +7,8 @@ Code ``riichi_not_sideways``; needs ``Dahai.slot``. A camera that missed the dec
 upright) reads the riichi from its stick, after the tile: a ``reach`` that comes once the seat has
 discarded names its last discard as the declaration tile, judged only when the camera says it saw
 that tile upright (``Reach.declaration_upright``): a sideways tile it failed to read sideways
-looks the same in the record, and is far more common than the irregularity.
+looks the same in the record, and is far more common than the irregularity. A tile so seen that a
+call took before the stick was read was discarded upright all the same (§8.2): judged too.
 """
 
 from __future__ import annotations
@@ -47,8 +48,8 @@ def _read_late(event, situation: Situation) -> list[Finding]:
     if event.declaration_upright is not True:
         return []  # the camera is not sure how the tile lies
     last = seat.river_kept[-1]
-    if last.sideways or last.called_away:
-        return []
+    if last.sideways:
+        return []  # (a tile a call took after the camera saw it upright was laid upright all the same)
     return [
         Finding(
             CODE,

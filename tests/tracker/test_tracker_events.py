@@ -3274,15 +3274,56 @@ def _stick_after_an_upright_tile(called: bool) -> _Script:
 @pytest.mark.parametrize("called", [False, True])
 def test_a_declaration_tile_seen_upright_on_every_read_stays_upright_when_a_call_took_it(called):
     # (review helper-46) a called tile is the declaration tile laid sideways in the record only
-    # when it was not seen upright: seen so on every read, it stays upright, as one still lying does
+    # when it was not seen upright: seen so on every read, it stays upright, as one still lying
+    # does, and was discarded upright (M-League ch.4 §8.2) though a call then took it: alerted
+    # (set 8 t6-confusing_nakis_2's staged upright 8m, ponned before the stick was read)
     s = _stick_after_an_upright_tile(called)
     (reach,) = [e for e in s.events if e.type == "reach"]
     assert reach.declaration_upright is True
     (dahai,) = [e for e in apply_retractions(s.events) if e.type == "dahai" and e.actor == 2]
     assert not dahai.slot.sideways
     assert [e.target for e in s.events if e.type == "chi"] == ([2] if called else [])
-    assert [a.code for a in s.alerts] == ([] if called else ["riichi_not_sideways"])
+    assert [a.code for a in s.alerts] == ["riichi_not_sideways"]
     assert not s.tracker.state_errors
+
+
+@pytest.mark.parametrize("sideways_place", [False, True])
+def test_a_declaration_tile_a_call_took_after_few_reads_lies_where_its_reads_placed_it(sideways_place):
+    # set 8 t6-confusing_nakis_2 553: seat 2's declaration 8m, read upright on two reads, level
+    # and 27.8 mm on from the tile before it, was ponned before the stick was read; it was laid
+    # sideways in the record (a missed riichi_not_sideways). Where a sideways tile lies (30.5 mm
+    # on, 4.5 mm deeper) it still is
+    step, depth = (30.5, 4.5) if sideways_place else (27.0, 0.5)
+    col0 = tl.RIVER_LEFT + 13
+    river = [(0, RIVER, col0, tl.RIVER_ROW0_V, "1m", False), (1, RIVER, col0, tl.RIVER_ROW0_V, "9s", False)]
+    s = _started()
+    river = river + [(2, RIVER, col0, tl.RIVER_ROW0_V, "E", False)]
+    for f in (10, 11):
+        s.read(_rows(river, {}), f)
+    river = river + [(3, RIVER, col0, tl.RIVER_ROW0_V, "N", False)]
+    for f in (14, 15):
+        s.read(_rows(river, {}), f)
+    river = river + [(0, RIVER, col0 + TILE_W, tl.RIVER_ROW0_V, "2m", False)]
+    for f in (18, 19):
+        s.read(_rows(river, {}), f)
+    river = river + [(1, RIVER, col0 + TILE_W, tl.RIVER_ROW0_V, "8s", False)]
+    for f in (22, 23):
+        s.read(_rows(river, {}), f)
+    declared = (2, RIVER, col0 + step, tl.RIVER_ROW0_V + depth, "3m", False)
+    for f in (26, 27):
+        s.read(_rows(river + [declared], {}), f)
+    chi = [(3, MELD, u, v, c, i == 0) for i, ((u, v), c) in enumerate(zip(_PLACES, ("3m", "4m", "5m")))]
+    for f in (30, 31):
+        s.read(_rows(river + chi, {}), f)
+    s.tracker._sticks_now = _sticks(2)
+    for f in range(40, 46):
+        s.read(_rows(river + chi, {}), f)
+    (reach,) = [e for e in s.events if e.type == "reach"]
+    (dahai,) = [e for e in apply_retractions(s.events) if e.type == "dahai" and e.pai == "3m"]
+    want = (None, True) if sideways_place else (True, False)
+    assert (reach.declaration_upright, dahai.slot.sideways) == want
+    assert [a.code for a in s.alerts] == ([] if sideways_place else ["riichi_not_sideways"])
+    assert [e.target for e in s.events if e.type == "chi"] == [2] and not s.tracker.state_errors
 
 
 def _swept_table(drawn_out: bool) -> _Script:

@@ -35,3 +35,15 @@ def test_a_riichi_read_from_its_stick_is_judged_only_when_the_tile_was_seen_upri
         stream += draw(2, "W", slot=(0, 0, False))
         checker = feed(stream)
         assert found(checker) == [] and checker.state.seats[0].riichi
+
+
+def test_a_declaration_tile_seen_upright_and_called_before_the_stick_was_read_is_judged_too():
+    # set 8 t6-confusing_nakis_2 553: a staged upright 8m, ponned before the stick was read
+    for upright, want in ((True, [("riichi_not_sideways", 0, "warning")]), (None, [])):
+        stream = start() + draw(0, "8m", slot=(0, 0, False))
+        stream += [ev.Pon(actor=2, target=0, pai="8m", consumed=["8m", "8m"])]
+        stream += [ev.Reach(actor=0, declaration_upright=upright), ev.ReachAccepted(actor=0)]
+        checker = feed(stream)
+        assert found(checker) == want and checker.state.seats[0].riichi
+        if want:
+            assert "(8m)" in checker.alerts[0].message
