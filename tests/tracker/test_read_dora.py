@@ -123,3 +123,14 @@ def test_an_indicator_still_waiting_for_its_kan_when_a_hand_is_laid_open_is_this
     record = [e.type for e in apply_retractions(s.events) if e.type in ("dora", "hora", "ryukyoku")]
     assert _doras(s) == [("3m", 60)]
     assert record[0] == "dora" and len(record) == 2  # turned before the hands: dora, then the result
+
+
+def test_a_face_boxed_sideways_in_the_wall_is_no_indicator():
+    # set 10 hanchan-jansou-0 1944 (low camera): the far wall's end boxed as a sideways 3m on
+    # seven reads was let go as a dora with no kan; an indicator lies as the wall's tiles do
+    s = _started()
+    sideways = (3, WALL, 179.0, tl.WALL_V, "3m", True)
+    _play(s, (20, 21, 30, 60, 100, 140), extra=[sideways])
+    assert _doras(s) == []
+    _play(s, (150, 151, 200, 250), extra=[_wall_tile(179.0, "3m")])  # turned over as it lay
+    assert _doras(s) == [("3m", 250)]
