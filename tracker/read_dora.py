@@ -49,8 +49,8 @@ class DoraReader:
         0.05-0.08 on the evaluation clips, where indicators' reads had medians of 0.24 or more),
         nor is a face boxed sideways: an indicator is turned over where it lay, as the wall's
         tiles lie (set 10 hanchan-jansou-0 1944, low camera: the far wall's end boxed as a
-        sideways 3m at 0.17 on seven reads was let go as a dora with no kan; the 51 indicators
-        named on set 10's clips and set 8's hanchan were never read sideways)."""
+        sideways 3m at 0.17 on seven reads was let go as a dora with no kan; of the 262 indicators
+        named on sets 7 and 8 and six clips of set 10, none had been read sideways once)."""
         wall = view.select((view.zone == WALL) & self._trusted[np.clip(view.edge, 0, 3)])
         up = wall.select(wall.face_up & ~wall.sideways & (wall.confidence >= self.cfg.dora_min_confidence))
         down = wall.select(wall.back)
